@@ -1,0 +1,1 @@
+"""Assessor placeholder."""

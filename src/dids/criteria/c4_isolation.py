@@ -1,0 +1,181 @@
+"""C4 code-execution isolation: how contained the processes the agent starts are."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..models import CriterionAssessment, Kind
+from ..probes.base import finding
+from .base import ConfigBuilder, Context, assessor
+
+_HARDENING_LEVEL3 = ("network namespace", "seccomp", "read-only root", "non-root uid")
+
+
+@assessor("C4")
+def assess(ctx: Context) -> CriterionAssessment:
+    f = ctx.findings
+    spawns = f["exec.spawn"]
+    wrappers = f["exec.wrapper"]
+    hardening = f["exec.hardening"]
+    selectors = f["exec.selector"]
+    if not spawns and not wrappers:
+        return CriterionAssessment(
+            criterion="C4", assessed=True,
+            summary="No process spawn was found in live source code, so there is no code-execution "
+                    "path to isolate; levels reflect the absence of an exec surface.",
+            configurations=(_no_exec(ctx),),
+        )
+
+    strong = [w for w in wrappers if w.data["strength"] == 3]
+    medium = [w for w in wrappers if w.data["strength"] == 2 and not w.data["opt_in"]]
+    medium_opt = [w for w in wrappers if w.data["strength"] == 2 and w.data["opt_in"]]
+    off = [s for s in selectors if s.data["sandbox_on"] is False]
+    on = [s for s in selectors if s.data["sandbox_on"] is True]
+    leaky = [s for s in spawns if s.data["env"] in ("inherit", "full", "filtered")]
+    full = [s for s in spawns if s.data["env"] == "full"]
+    shells = [s for s in spawns if s.data["shell"]]
+    strong_is_default = bool(strong) and (not off or bool(on) and not off)
+
+    configs = []
+    default = ConfigBuilder(ctx, "C4", "default", "default configuration", opt_in=False)
+    default_wrappers = strong if strong_is_default else medium
+    dflt_level = 3 if strong_is_default else (2 if medium else 0)
+    leak_ev = (full or leaky)[:3]
+    if dflt_level == 0:
+        filtering = [s for s in spawns if s.data["env"] == "constructed"]
+        if filtering and not leaky:
+            dflt_level = 1
+            default.set("S", 1, "Processes are started on the host as the same user; the only "
+                        "restriction is an environment the code builds itself (filtering, not "
+                        "isolation).", filtering[:3])
+        else:
+            default.set("S", 0, "Processes are started on the host as the same user with no "
+                        "isolation wrapper on the exec path.",
+                        (shells or spawns)[:3] + [_search_none(ctx)])
+    else:
+        kinds = sorted({w.data["wrapper"] for w in default_wrappers})
+        default.set("S", dflt_level, f"The default exec path uses {', '.join(kinds)}"
+                    + (" with hardening options." if dflt_level == 3 else
+                       " (namespace or container separation without a hardened profile)."),
+                    default_wrappers[:3] + (off[:1] if off else []))
+    covered = {(w.location.path, w.data["func"]) for w in default_wrappers if w.location}
+    spawn_files = {s.location.path for s in spawns if s.location}
+    uncovered = [s for s in spawns if s.location and s.data["env"] != "constructed"
+                 and (s.data["shell"] or (s.location.path, s.data["func"]) not in covered)]
+    covered_files = {p for p, _ in covered}
+    if dflt_level == 0:
+        c_level = 0
+    elif not uncovered:
+        c_level = 3
+    elif len(spawn_files - covered_files) <= len(covered_files):
+        c_level = 2
+    else:
+        c_level = 1
+    default.set("C", min(c_level, dflt_level + 1),
+                f"{len(spawns)} process spawns in {len(spawn_files)} files; "
+                f"{len(uncovered)} of them run outside any isolation wrapper on the default path.",
+                (uncovered or default_wrappers)[:3])
+    if dflt_level == 0:
+        default.set("D", 0, "No sandbox is on by default for the exec path.",
+                    (off or shells or spawns)[:2])
+    elif strong_is_default:
+        default.set("D", 3 if not off else 2, "The isolation backend is selected by the shipped "
+                    "default.", on[:2] or default_wrappers[:1])
+    else:
+        default.set("D", 1, "The default path's weaker isolation is on, but the hardened sandbox is "
+                    "switched off by a shipped default that one environment variable controls.",
+                    off[:3] or default_wrappers[:1])
+    if leaky:
+        default.set("B", 0, f"{len(leaky)} spawns pass or inherit the parent's environment, so "
+                    "any credential the agent process holds is in reach of the child.", leak_ev)
+    else:
+        default.set("B", 1 if dflt_level < 3 else 2, "Spawned processes receive an environment "
+                    "the code builds, without the parent's credentials.",
+                    [s for s in spawns if s.data["env"] == "constructed"][:3])
+    configs.append(default.build())
+
+    if strong and not strong_is_default:
+        configs.append(_strong_alternative(ctx, strong, hardening, off, spawns))
+    elif medium_opt and not medium:
+        configs.append(_container_alternative(ctx, medium_opt, hardening, off))
+
+    names = ", ".join(sorted({w.data["wrapper"] for w in wrappers})) or "no isolation wrapper"
+    summary = (f"dids found {len(spawns)} process spawns in live source "
+               f"({len(shells)} through a shell, {len(leaky)} inheriting or copying the parent "
+               f"environment) and {names}. ")
+    if strong and not strong_is_default:
+        summary += ("The hardened sandbox is opt-in: the shipped default "
+                    + "; ".join(s.claim.rstrip(".") for s in off[:2]) + ".")
+    elif strong:
+        summary += "The hardened sandbox is selected by default."
+    else:
+        summary += "No hardened sandbox exists, so model-driven commands run as the host user."
+    return CriterionAssessment(criterion="C4", assessed=True, summary=summary,
+                               configurations=tuple(configs))
+
+
+def _strong_alternative(ctx, strong, hardening, off, spawns):
+    opts = Counter(h.data["option"] for h in hardening)
+    got = [o for o in _HARDENING_LEVEL3 if opts[o]]
+    kinds = sorted({w.data["wrapper"] for w in strong})
+    keys = ", ".join(f"{s.data['key']}" for s in off[:2])
+    alt = ConfigBuilder(ctx, "C4", "sandbox", f"opt-in {'/'.join(kinds)} sandbox ({keys} changed "
+                        "from the shipped default)", opt_in=True)
+    s_level = 3 if len(got) >= 2 else 2
+    alt.set("S", s_level, f"{'/'.join(kinds)} with " + (", ".join(got) or "no hardening options")
+            + ".", strong[:2] + [h for h in hardening if h.data["option"] in got][:3])
+    wrapped_files = {w.location.path for w in strong}
+    callers = len(wrapped_files)
+    c_level = 3 if callers >= 3 else (2 if callers == 2 else 1)
+    alt.set("C", min(c_level, s_level + 1), f"The sandbox is invoked from {callers} modules "
+            "when selected.", strong[:4])
+    alt.set("D", 0, "The sandbox is not the shipped default; an operator must change "
+            + (keys or "a setting") + ".", off[:3] or strong[:1])
+    minimal = [h for h in hardening if h.data["option"] == "minimal environment"]
+    b_level = 3 if minimal and opts["network namespace"] else (2 if minimal else 1)
+    alt.set("B", min(b_level, s_level + 1), "Inside the sandbox the child gets "
+            + ("a minimal environment" if minimal else "the environment it is given")
+            + (" and its own network namespace." if opts["network namespace"] else "."),
+            (minimal + [h for h in hardening if h.data["option"] == "network namespace"])[:3])
+    alt.caps.append("G1")
+    return alt.build()
+
+
+def _container_alternative(ctx, wrappers, hardening, off):
+    kinds = sorted({w.data["wrapper"] for w in wrappers})
+    keys = ", ".join(s.data["key"] for s in off[:2]) or "a setting"
+    alt = ConfigBuilder(ctx, "C4", "sandbox", f"opt-in {'/'.join(kinds)} backend ({keys} changed "
+                        "from the shipped default)", opt_in=True)
+    opts = {h.data["option"] for h in hardening if h.location and h.location.path in
+            {w.location.path for w in wrappers}}
+    alt.set("S", 2, f"{'/'.join(kinds)} separation when selected"
+            + (f" ({', '.join(sorted(opts))})." if opts else "."), wrappers[:3])
+    funcs = {(w.location.path, w.data["func"]) for w in wrappers}
+    alt.set("C", 1 if len(funcs) == 1 else 2, f"The backend is used from {len(funcs)} "
+            "function(s) when selected.", wrappers[:3])
+    alt.set("D", 0, f"Off unless an operator changes {keys}.", off[:2] or wrappers[:1])
+    b = 2 if {"minimal environment", "network namespace"} & opts else 1
+    alt.set("B", b, "Inside the container the command gets "
+            + ("no network or a minimal environment." if b == 2 else "the host's network."),
+            [h for h in hardening if h.data["option"] in ("minimal environment", "network namespace")][:3]
+            or wrappers[:1])
+    return alt.build()
+
+
+def _search_none(ctx: Context):
+    from ..probes.exec_paths import WRAPPERS
+
+    return finding("exec.wrapper", "live source for isolation wrappers ("
+                   + ", ".join(WRAPPERS) + ") → 0 hits.", kind=Kind.search)
+
+
+def _no_exec(ctx: Context):
+    b = ConfigBuilder(ctx, "C4", "default", "default configuration", opt_in=False)
+    ev = [_search_none(ctx), finding("exec.spawn", "live source for process spawns "
+                                     "(subprocess, os.system, pty, asyncio subprocess) → 0 hits.",
+                                     kind=Kind.search)]
+    b.set("S", 0, "No exec path and no isolation wrapper.", ev)
+    b.set("C", 0, "No exec path to cover.", ev)
+    b.set("D", 0, "No sandbox to enable.", ev)
+    b.set("B", 1, "No process spawn reachable from the agent was found.", ev)
+    return b.build()

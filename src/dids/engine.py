@@ -1,0 +1,114 @@
+"""The pipeline: acquire → index → probes → assessors → scorer → Report."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from .acquire import acquire
+from .criteria.base import Context, assess_all
+from .index.inventory import Limits
+from .index.repo import RepoIndex, build_index
+from .models import Report
+from .probes import run_probes
+from .rubric import load_rubric
+from .scoring import improvements, score_criterion, total_score
+from .surface import describe, surface
+
+
+def score_target(target: str, rev: str | None = None, *, reviewed: str | None = None,
+                 limits: Limits | None = None, repo_url: str | None = None) -> Report:
+    snapshot = acquire(target, rev)
+    index = build_index(snapshot, limits)
+    return score_index(index, reviewed=reviewed, repo_url=repo_url)
+
+
+def score_index(index: RepoIndex, *, reviewed: str | None = None,
+                repo_url: str | None = None) -> Report:
+    rubric = load_rubric()
+    findings = run_probes(index)
+    ctx = Context(index=index, findings=findings, rubric=rubric)
+    results = [score_criterion(a, rubric) for a in assess_all(ctx)]
+    total = total_score(results)
+    url = repo_url or index.snapshot.url
+    name, what = describe(index, url)
+    surf, tools = surface(index, findings)
+    assessed = [r for r in results if r.assessed]
+    report = Report(
+        schema="dids.report/1",
+        repo_url=url,
+        commit=index.snapshot.commit,
+        reviewed=reviewed or index.snapshot.commit_date() or date.today().isoformat(),
+        name=name,
+        what_it_is=what,
+        category="AI agent repository",
+        scored_configuration=_scored_configuration(findings),
+        surface=surf,
+        criteria=results,
+        score=total,
+        band=rubric.band(total),
+        summary=_summary(name, results, total),
+        critical_gaps=_critical_gaps(results, rubric),
+        improvements=improvements(results, rubric),
+        limitations=_limitations(index, results),
+        tools=tools,
+        stats={**index.stats, "assessed_criteria": len(assessed)},
+    )
+    return report
+
+
+def _scored_configuration(findings) -> str:
+    parts = [f"{f.data['key']}={f.data['value']}" for f in findings["exec.selector"]
+             if f.data.get("value") is not None]
+    base = "Shipped defaults of the pinned commit (compose, .env example and code defaults)"
+    return base + (": " + ", ".join(sorted(set(parts))[:6]) if parts else "") + "."
+
+
+def _summary(name: str, results, total: float) -> str:
+    assessed = [r for r in results if r.assessed]
+    missing = [r.id for r in results if not r.assessed]
+    weakest = sorted(assessed, key=lambda r: r.score)[:2]
+    text = f"{name} scores {total:.1f} / 10.0 on the criteria dids assessed statically. "
+    for r in weakest:
+        text += f"{r.id} ({r.title}) scores {r.score:.2f}: {r.summary} "
+    if missing:
+        text += (f"Criteria {', '.join(missing)} are not assessed by this version of dids and "
+                 "count 0.00; the total is a lower bound.")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _critical_gaps(results, rubric) -> list[dict]:
+    gaps = []
+    for r in results:
+        if not r.assessed or r.levels is None:
+            continue
+        cfg = next(c for c in r.assessment.configurations if not c.opt_in)
+        for d in "SB":
+            dim = cfg.dims[d]
+            if dim.level == 0 and any(e.path for e in dim.evidence):
+                cites = "; ".join(f"`{e.path}:{e.start_line}`" for e in dim.evidence if e.path)
+                gaps.append({"criterion": r.id, "dimension": d, "text": dim.summary,
+                             "tags": ", ".join(r.threats), "cites": cites})
+                break
+    return gaps
+
+
+def _limitations(index: RepoIndex, results) -> list[str]:
+    out = ["Static source review of the pinned commit only; nothing from the repository was "
+           "executed, imported or installed."]
+    missing = [r.id for r in results if not r.assessed]
+    if missing:
+        out.append("Not assessed (no detector yet, scored 0.00, confidence Low): "
+                   + ", ".join(missing) + ".")
+    out.append(f"Indexed {index.stats['files']} files; parsed {index.stats['python_parsed']} "
+               "Python source files (tests, docs and examples are indexed but never credited).")
+    if index.skipped:
+        shown = ", ".join(f"{p} ({why})" for p, why in index.skipped[:10])
+        more = f" and {len(index.skipped) - 10} more" if len(index.skipped) > 10 else ""
+        out.append(f"Skipped {len(index.skipped)} files: {shown}{more}.")
+    if index.links:
+        shown = ", ".join(f"{p} → {t}" for p, t in index.links[:10])
+        out.append(f"{len(index.links)} symbolic links were reported, never followed: {shown}.")
+    out.append("Only Python sources are parsed; TypeScript/JavaScript code is searched but not "
+               "assessed.")
+    return out

@@ -1,0 +1,1 @@
+"""Index: inventory, shared Python parses, ripgrep searches, config files."""

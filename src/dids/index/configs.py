@@ -1,0 +1,76 @@
+"""Configuration files read as data: compose/Helm YAML (safe_load after a size check), .env files."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+
+MAX_YAML_BYTES = 512 * 1024
+_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
+_COMPOSE_DEFAULT = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}$")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A configuration key with the value a shipped file or code default gives it."""
+
+    key: str
+    value: str | None  # None: no default (unset unless the operator sets it)
+    path: str
+    line: int
+    source: str  # compose | env-example | code | helm
+    var: str | None = None  # the Python name a code default is bound to, if any
+
+
+def load_yaml(data: bytes) -> object | None:
+    if len(data) > MAX_YAML_BYTES:
+        return None
+    try:
+        return yaml.safe_load(data.decode("utf-8", "replace"))
+    except yaml.YAMLError:
+        return None
+
+
+def env_file_settings(path: str, text: str) -> list[Setting]:
+    out = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            continue
+        m = _ENV_LINE.match(line)
+        if m:
+            out.append(Setting(m.group(1), m.group(2).strip("'\""), path, i, "env-example"))
+    return out
+
+
+def compose_settings(path: str, text: str) -> list[Setting]:
+    """Environment of every service in a compose file, resolving `${VAR:-default}`.
+
+    Lines are found by scanning the text, since YAML loaders drop positions."""
+    doc = load_yaml(text.encode())
+    if not isinstance(doc, dict) or not isinstance(doc.get("services"), dict):
+        return []
+    lines = text.splitlines()
+    out: list[Setting] = []
+    for svc in doc["services"].values():
+        if not isinstance(svc, dict):
+            continue
+        env = svc.get("environment")
+        items: list[tuple[str, str | None]] = []
+        if isinstance(env, dict):
+            items = [(str(k), None if v is None else str(v)) for k, v in env.items()]
+        elif isinstance(env, list):
+            for e in env:
+                k, _, v = str(e).partition("=")
+                items.append((k, v if _ else None))
+        for key, value in items:
+            resolved = value
+            if value is not None:
+                m = _COMPOSE_DEFAULT.match(value.strip())
+                if m:
+                    resolved = m.group(2) if m.group(2) is not None else None
+            line = next((i for i, t in enumerate(lines, 1)
+                         if re.match(rf"^\s*-?\s*{re.escape(key)}\s*[:=]", t)), 1)
+            out.append(Setting(key, resolved, path, line, "compose"))
+    return out

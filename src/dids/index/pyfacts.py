@@ -1,0 +1,318 @@
+"""One tree-sitter parse per Python file, reduced to plain, picklable facts shared by all probes.
+
+Walking millions of nodes in Python is slow, so facts are pulled with tree-sitter queries (matched
+in C) and nesting is resolved by a sweep over byte ranges; nothing recurses on the tree.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+import tree_sitter_python as tsp
+
+_LANG = ts.Language(tsp.language())
+_TEXT_MAX = 400
+
+_QUERY_SRC = """
+(call) @call
+(function_definition name: (identifier) @def.name parameters: (parameters) @def.params) @def
+(class_definition name: (identifier) @class.name) @class
+(import_statement) @import
+(import_from_statement) @import
+(comment) @comment
+(expression_statement (string) @docstring)
+(module (expression_statement (assignment) @assign))
+(class_definition body: (block (expression_statement (assignment) @assign)))
+(function_definition body: (block (expression_statement (assignment) @assign)))
+(identifier) @id
+"""
+_QUERY = ts.Query(_LANG, _QUERY_SRC)
+
+
+@dataclass(frozen=True)
+class Call:
+    callee: str  # dotted source text of the called expression, imports resolved
+    raw: str  # as written
+    line: int
+    end_line: int
+    args: tuple[str, ...]
+    kwargs: tuple[tuple[str, str], ...]
+    func: str | None  # qualname of the enclosing function
+    cls: str | None
+
+    def kw(self, name: str) -> str | None:
+        for k, v in self.kwargs:
+            if k == name:
+                return v
+        return None
+
+    @property
+    def short(self) -> str:
+        return self.callee.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    annotation: str | None
+    default: str | None
+
+
+@dataclass(frozen=True)
+class FuncDef:
+    name: str
+    qualname: str
+    line: int
+    end_line: int
+    decorators: tuple[str, ...]
+    params: tuple[Param, ...]
+    cls: str | None
+    is_async: bool
+
+
+@dataclass(frozen=True)
+class ClassDef:
+    name: str
+    qualname: str
+    line: int
+    end_line: int
+    bases: tuple[str, ...]
+    decorators: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Assign:
+    target: str
+    annotation: str | None
+    value: str | None
+    line: int
+    end_line: int
+    scope: str  # "module", a class qualname, or a function qualname
+    scope_kind: str  # module | class | function
+
+
+@dataclass
+class PyFacts:
+    path: str
+    calls: list[Call] = field(default_factory=list)
+    defs: list[FuncDef] = field(default_factory=list)
+    classes: list[ClassDef] = field(default_factory=list)
+    assigns: list[Assign] = field(default_factory=list)
+    imports: dict[str, str] = field(default_factory=dict)  # local alias -> dotted origin
+    idents: Counter = field(default_factory=Counter)
+    prose_lines: frozenset[int] = frozenset()  # lines wholly inside comments or docstrings
+    has_error: bool = False
+    lines: int = 0
+
+    def is_code_line(self, line: int) -> bool:
+        return line not in self.prose_lines
+
+    def func_at(self, line: int) -> FuncDef | None:
+        best = None
+        for d in self.defs:
+            if d.line <= line <= d.end_line and (best is None or d.line >= best.line):
+                best = d
+        return best
+
+
+def _text(src: bytes, node: ts.Node) -> str:
+    raw = src[node.start_byte : min(node.end_byte, node.start_byte + _TEXT_MAX)]
+    return raw.decode("utf-8", "replace")
+
+
+def _dotted(src: bytes, node: ts.Node) -> str:
+    # Calls on call results ("a().b") keep only the tail after the last ")" to stay a dotted name.
+    text = _text(src, node).replace("\n", "").replace(" ", "")
+    return text
+
+
+def _parse_imports(src: bytes, node: ts.Node, out: dict[str, str]) -> None:
+    if node.type == "import_statement":
+        for child in node.named_children:
+            if child.type == "dotted_name":
+                name = _text(src, child)
+                out[name.split(".")[0]] = name.split(".")[0]
+            elif child.type == "aliased_import":
+                orig = child.child_by_field_name("name")
+                alias = child.child_by_field_name("alias")
+                if orig is not None and alias is not None:
+                    out[_text(src, alias)] = _text(src, orig)
+        return
+    mod_node = node.child_by_field_name("module_name")
+    if mod_node is None:
+        return
+    module = _text(src, mod_node)
+    for child in node.children_by_field_name("name"):
+        if child.type == "dotted_name":
+            name = _text(src, child)
+            out[name] = f"{module}.{name}"
+        elif child.type == "aliased_import":
+            orig = child.child_by_field_name("name")
+            alias = child.child_by_field_name("alias")
+            if orig is not None and alias is not None:
+                out[_text(src, alias)] = f"{module}.{_text(src, orig)}"
+
+
+def resolve(name: str, imports: dict[str, str]) -> str:
+    head, _, rest = name.partition(".")
+    origin = imports.get(head)
+    if origin is None:
+        return name
+    return f"{origin}.{rest}" if rest else origin
+
+
+def _decorators(src: bytes, node: ts.Node) -> tuple[str, ...]:
+    parent = node.parent
+    if parent is None or parent.type != "decorated_definition":
+        return ()
+    return tuple(
+        _text(src, d)[1:].strip() for d in parent.named_children if d.type == "decorator"
+    )
+
+
+def _params(src: bytes, node: ts.Node) -> tuple[Param, ...]:
+    out = []
+    for p in node.named_children:
+        name = ann = default = None
+        if p.type == "identifier":
+            name = _text(src, p)
+        elif p.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
+            n = p.child_by_field_name("name")
+            if n is None:
+                n = next((c for c in p.named_children if c.type == "identifier"), None)
+            name = _text(src, n) if n is not None else None
+            t = p.child_by_field_name("type")
+            ann = _text(src, t) if t is not None else None
+            v = p.child_by_field_name("value")
+            default = _text(src, v) if v is not None else None
+        if name:
+            out.append(Param(name, ann, default))
+    return tuple(out)
+
+
+def extract(path: str, src: bytes) -> PyFacts:
+    """Parse once and return every fact the probes use."""
+    parser = ts.Parser(_LANG)
+    tree = parser.parse(src)
+    root = tree.root_node
+    facts = PyFacts(path=path, has_error=root.has_error, lines=src.count(b"\n") + 1)
+    caps = ts.QueryCursor(_QUERY).captures(root)
+
+    for node in caps.get("import", ()):
+        _parse_imports(src, node, facts.imports)
+
+    prose: set[int] = set()
+    for node in list(caps.get("comment", [])) + list(caps.get("docstring", [])):
+        s, e = node.start_point[0] + 1, node.end_point[0] + 1
+        if node.type == "comment":
+            # a trailing comment shares its line with code; only whole-line comments are prose
+            line_start = src.rfind(b"\n", 0, node.start_byte) + 1
+            if src[line_start : node.start_byte].strip():
+                continue
+        prose.update(range(s, e + 1))
+    facts.prose_lines = frozenset(prose)
+
+    # scopes: (start_byte, end_byte, qualname, kind, node)
+    scopes: list[tuple[int, int, str, str]] = []
+    raw_scopes = [(n, "function") for n in caps.get("def", [])] + [
+        (n, "class") for n in caps.get("class", ())
+    ]
+    raw_scopes.sort(key=lambda x: (x[0].start_byte, -x[0].end_byte))
+    stack: list[tuple[int, int, str, str]] = []
+    for node, kind in raw_scopes:
+        while stack and stack[-1][1] <= node.start_byte:
+            stack.pop()
+        name_node = node.child_by_field_name("name")
+        name = _text(src, name_node) if name_node is not None else "?"
+        qual = f"{stack[-1][2]}.{name}" if stack else name
+        enclosing_class = stack[-1][2] if stack and stack[-1][3] == "class" else None
+        entry = (node.start_byte, node.end_byte, qual, kind)
+        scopes.append(entry)
+        stack.append(entry)
+        line, end = node.start_point[0] + 1, node.end_point[0] + 1
+        if kind == "function":
+            params = node.child_by_field_name("parameters")
+            facts.defs.append(
+                FuncDef(
+                    name=name, qualname=qual, line=line, end_line=end,
+                    decorators=_decorators(src, node),
+                    params=_params(src, params) if params is not None else (),
+                    cls=enclosing_class,
+                    is_async=_text(src, node).startswith("async"),
+                )
+            )
+        else:
+            supers = node.child_by_field_name("superclasses")
+            bases = tuple(
+                resolve(_dotted(src, b), facts.imports)
+                for b in (supers.named_children if supers is not None else ())
+                if b.type in ("identifier", "attribute", "subscript")
+            )
+            facts.classes.append(
+                ClassDef(name, qual, line, end, bases, _decorators(src, node))
+            )
+    starts = [s[0] for s in scopes]
+
+    def enclosing(byte: int, want: str | None = None) -> tuple[str | None, str | None]:
+        """(function qualname, class qualname) of the innermost scopes holding byte."""
+        i = bisect.bisect_right(starts, byte) - 1
+        func = cls = None
+        while i >= 0:
+            s, e, q, k = scopes[i]
+            if s <= byte < e:
+                if k == "function" and func is None and cls is None:
+                    func = q
+                elif k == "class" and cls is None:
+                    cls = q
+                if func is not None and cls is not None:
+                    break
+            i -= 1
+        return func, cls
+
+    for call in caps.get("call", ()):
+        fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if fn is None or args is None:
+            continue
+        raw = _dotted(src, fn)
+        positional, keywords = [], []
+        for a in args.named_children:
+            if a.type == "keyword_argument":
+                k, v = a.child_by_field_name("name"), a.child_by_field_name("value")
+                if k is not None and v is not None:
+                    keywords.append((_text(src, k), _text(src, v)))
+            elif a.type == "dictionary_splat":
+                keywords.append(("**", _text(src, a)[2:]))
+            elif a.type != "comment":
+                positional.append(_text(src, a))
+        func, cls = enclosing(call.start_byte)
+        facts.calls.append(
+            Call(
+                callee=resolve(raw, facts.imports), raw=raw,
+                line=call.start_point[0] + 1, end_line=call.end_point[0] + 1,
+                args=tuple(positional), kwargs=tuple(keywords), func=func, cls=cls,
+            )
+        )
+
+    for node in caps.get("assign", ()):
+        lhs, rhs = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if lhs is None:
+            continue
+        ann = node.child_by_field_name("type")
+        func, cls = enclosing(node.start_byte)
+        scope, kind = (func, "function") if func else ((cls, "class") if cls else ("module", "module"))
+        facts.assigns.append(
+            Assign(
+                target=_text(src, lhs), annotation=_text(src, ann) if ann is not None else None,
+                value=_text(src, rhs) if rhs is not None else None,
+                line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
+                scope=scope or "module", scope_kind=kind,
+            )
+        )
+
+    idents = facts.idents
+    for node in caps.get("id", ()):
+        idents[src[node.start_byte : node.end_byte].decode("utf-8", "replace")] += 1
+    return facts

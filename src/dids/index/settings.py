@@ -1,0 +1,89 @@
+"""Configuration keys and their shipped defaults as written in code.
+
+`os.environ.get("K", d)` / `os.getenv("K", d)` bound to a name, pydantic BaseSettings fields and
+UPPER_CASE module constants. Compose and .env defaults come from `configs`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .configs import Setting
+
+if TYPE_CHECKING:
+    from .repo import RepoIndex
+
+_GETENV = re.compile(
+    r"""(?:os\.)?(?:environ\.get|getenv)\(\s*(?:key\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_]*)["']\s*(?:,\s*(?:default\s*=\s*)?(.+?))?\s*\)"""
+)
+_CONST = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
+_LITERAL = re.compile(r"""^(?:-?\d[\d_.]*|True|False|None|["'][^"']*["'])$""")
+
+
+def strip_quotes(v: str | None) -> str | None:
+    if v is None:
+        return None
+    v = v.strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        return v[1:-1]
+    return v
+
+
+def code_settings(index: "RepoIndex") -> list[Setting]:
+    out: list[Setting] = []
+    for facts in index.source_py():
+        for call in facts.calls:
+            if call.callee not in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
+                continue
+            if not call.args:
+                continue
+            key = strip_quotes(call.args[0])
+            if not key or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+                continue
+            default = call.args[1] if len(call.args) > 1 else call.kw("default")
+            out.append(Setting(key, strip_quotes(default), facts.path, call.line, "code"))
+        settings_classes = {c.qualname for c in facts.classes
+                            if any(b.endswith("BaseSettings") for b in c.bases)}
+        for a in facts.assigns:
+            if a.scope_kind == "class" and a.scope in settings_classes and a.value is not None:
+                value = a.value
+                m = re.match(r"^Field\((.*)\)$", value, re.S)
+                if m:
+                    d = re.search(r"(?:^|,)\s*(?:default\s*=\s*)?([^,=]+?)\s*(?:,|$)", m.group(1))
+                    value = d.group(1) if d else None
+                out.append(Setting(a.target, strip_quotes(value), facts.path, a.line, "code",
+                                   var=a.target))
+            elif a.scope_kind == "module" and _CONST.match(a.target) and a.value:
+                m = _GETENV.search(a.value)
+                if m:
+                    continue  # recorded from the call itself above, with its variable below
+                if _LITERAL.match(a.value.strip()):
+                    out.append(Setting(a.target, strip_quotes(a.value), facts.path, a.line,
+                                       "code", var=a.target))
+        # bind getenv calls to the module constant they initialise
+        for a in facts.assigns:
+            if a.scope_kind != "module" or not a.value:
+                continue
+            m = _GETENV.search(a.value)
+            if m:
+                for i, s in enumerate(out):
+                    if s.path == facts.path and s.line == a.line and s.key == m.group(1):
+                        out[i] = Setting(s.key, s.value, s.path, s.line, s.source, var=a.target)
+    return out
+
+
+def defaults_for(settings: list[Setting], key: str) -> list[Setting]:
+    """All places that give KEY a default, compose first (it is what a new user runs)."""
+    order = {"compose": 0, "env-example": 1, "helm": 2, "code": 3}
+    hits = [s for s in settings if s.key == key or s.var == key]
+    return sorted(hits, key=lambda s: (order.get(s.source, 9), _variant_rank(s.path), s.path, s.line))
+
+
+def _variant_rank(path: str) -> int:
+    """The plain compose/.env file is what a new user runs; dev/test/override variants come later."""
+    name = path.rsplit("/", 1)[-1].lower()
+    depth = path.count("/")
+    plain = name in ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml",
+                     ".env.example", ".env.sample", ".env.template")
+    return (0 if plain else 1) * 10 + min(depth, 9)

@@ -1,0 +1,72 @@
+"""The probe registry and the shared result container."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..index.repo import RepoIndex
+from ..models import Finding, Kind, Location
+
+
+@dataclass(frozen=True)
+class ProbeSpec:
+    id: str
+    criteria: tuple[str, ...]
+    remediation: str
+    func: Callable[[RepoIndex], Iterable[Finding]]
+
+
+PROBES: dict[str, ProbeSpec] = {}
+
+
+def probe(id: str, criteria: tuple[str, ...], remediation: str):
+    """Register a detector; its docstring says what it looks for and why it matters."""
+
+    def wrap(func: Callable[[RepoIndex], Iterable[Finding]]):
+        if id in PROBES:
+            raise ValueError(f"duplicate probe id {id}")
+        PROBES[id] = ProbeSpec(id, criteria, remediation, func)
+        return func
+
+    return wrap
+
+
+class Findings:
+    """Findings of every probe, by probe id, in a stable order."""
+
+    def __init__(self, by_probe: dict[str, list[Finding]]):
+        self.by_probe = by_probe
+
+    def __getitem__(self, probe_id: str) -> list[Finding]:
+        return self.by_probe.get(probe_id, [])
+
+    def where(self, probe_id: str, **data) -> list[Finding]:
+        return [f for f in self[probe_id] if all(f.data.get(k) == v for k, v in data.items())]
+
+    def all(self) -> list[Finding]:
+        return [f for k in sorted(self.by_probe) for f in self.by_probe[k]]
+
+
+def loc(path: str, line: int, end: int | None = None) -> Location:
+    return Location(path=path, start_line=line, end_line=end or line)
+
+
+def finding(probe_id: str, claim: str, path: str | None = None, line: int | None = None,
+            end: int | None = None, kind: Kind = Kind.verified, **data) -> Finding:
+    return Finding(probe=probe_id, claim=claim, kind=kind,
+                   location=loc(path, line, end) if path and line else None, data=data)
+
+
+def run_probes(index: RepoIndex) -> Findings:
+    # import the families so they register
+    from . import exec_paths, settings_probes, tools  # noqa: F401
+
+    by_probe: dict[str, list[Finding]] = defaultdict(list)
+    for pid in sorted(PROBES):
+        found = list(PROBES[pid].func(index))
+        found.sort(key=lambda f: (f.location.path if f.location else "",
+                                  f.location.start_line if f.location else 0, f.claim))
+        by_probe[pid] = found
+    return Findings(dict(by_probe))

@@ -1,0 +1,221 @@
+"""C4 exec-path family: process spawns, the environment they pass, and isolation wrappers."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.pyfacts import Call, PyFacts
+from ..index.repo import RepoIndex
+from ..models import Kind
+from .base import finding, probe
+
+SPAWN = {
+    "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
+    "subprocess.check_output", "subprocess.getoutput", "subprocess.getstatusoutput",
+    "os.system", "os.popen", "os.execv", "os.execve", "os.execvp", "os.execvpe", "os.execl",
+    "os.execlp", "os.spawnv", "os.spawnve", "os.posix_spawn", "os.posix_spawnp", "pty.spawn",
+    "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
+    "pexpect.spawn", "anyio.run_process", "anyio.open_process", "trio.run_process",
+}
+SHELL_ALWAYS = {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
+                "asyncio.create_subprocess_shell"}
+_FULL_ENV = re.compile(r"os\.environ\.copy\(\)|dict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b|^os\.environ$|copy\.copy\(\s*os\.environ\s*\)")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+# Isolation wrappers by the strength class the rubric gives them.
+WRAPPERS = {
+    "nsjail": (3, r"""["'](?:[\w/.-]*/)?nsjail["']"""),
+    "bwrap": (3, r"""["'](?:[\w/.-]*/)?bwrap["']"""),
+    "gvisor": (3, r"""["'](?:[\w/.-]*/)?runsc["']"""),
+    "firecracker": (3, r"""["'](?:[\w/.-]*/)?firecracker["']"""),
+    "firejail": (2, r"""["'](?:[\w/.-]*/)?firejail["']"""),
+    "unshare": (2, r"""["'](?:[\w/.-]*/)?unshare["']|os\.unshare\(|CLONE_NEWPID"""),
+    "docker": (2, r"""["']docker["']\s*,\s*["']run["']|containers\.run\(|["']docker run """),
+    "sandbox-exec": (2, r"""["']sandbox-exec["']"""),
+}
+HARDENING = {
+    "network namespace": r"clone_newnet|--net(?:work)?=none|unshare-net|CLONE_NEWNET|iface_no_lo|network_mode\s*=\s*[\"']none",
+    "seccomp": r"seccomp",
+    "read-only root": r"--ro-bind|is_bind.*rw:\s*false|read_only\s*=\s*True|rw:\s*false|\bro_bind|readonly_rootfs|--read-only",
+    "non-root uid": r"uid_mapping|--user\b|inside_id|outside_id|--uid\b|65534|nobody",
+    "minimal environment": r"keep_env|--clearenv|clearenv|env\s*=\s*\{\s*\}",
+}
+
+
+def env_kind(index: RepoIndex, facts: PyFacts, call: Call) -> tuple[str, int]:
+    """(kind, line) of the environment a spawn passes: inherit | full | filtered | constructed."""
+    if call.callee.startswith("os.exec") and not call.callee.endswith("e"):
+        return "inherit", call.line
+    if call.callee in ("os.system", "os.popen", "pty.spawn"):
+        return "inherit", call.line
+    text = call.kw("env")
+    if text is None or text.strip() == "None":
+        return "inherit", call.line
+    text = text.strip()
+    if _FULL_ENV.search(text):
+        return "full", call.line
+    if text.startswith("{"):
+        return "constructed", call.line
+    if _IDENT.match(text) or text.endswith(")"):
+        name = text.split("(")[0].split(".")[-1]
+        # a local built earlier in the same function
+        for a in reversed([a for a in facts.assigns
+                           if a.scope == call.func and a.target == text and a.line <= call.line]):
+            if a.value and _FULL_ENV.search(a.value.strip()):
+                return _with_removals(facts, call, "full"), a.line
+            if a.value and a.value.strip().startswith("{"):
+                return "constructed", a.line
+            name = a.value.split("(")[0].split(".")[-1] if a.value else name
+            break
+        # a helper that builds the environment
+        for f in index.source_py():
+            for d in f.defs:
+                if d.name != name:
+                    continue
+                body = [f.is_code_line(i) and index.line(f.path, i) for i in range(d.line, d.end_line + 1)]
+                src = "\n".join(b for b in body if b)
+                if re.search(r"os\.environ\.copy\(\)|dict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b", src):
+                    return ("filtered" if re.search(r"\.pop\(|del\s+\w+\[", src) else "full"), d.line
+                if "os.environ" in src or "{" in src:
+                    return "constructed", d.line
+    return "unknown", call.line
+
+
+def _with_removals(facts: PyFacts, call: Call, kind: str) -> str:
+    for c in facts.calls:
+        if c.func == call.func and c.callee.endswith(".pop") and c.line < call.line:
+            return "filtered"
+    return kind
+
+
+def is_shell(call: Call) -> bool:
+    if call.callee in SHELL_ALWAYS:
+        return True
+    return (call.kw("shell") or "").strip() == "True"
+
+
+@probe("exec.spawn", ("C4", "C8", "C1"),
+       "Run model-driven processes in a sandbox with a scrubbed environment.")
+def spawns(index: RepoIndex):
+    """Every process spawn in live source code, with shell use and the environment it passes."""
+    for facts in index.source_py():
+        for call in facts.calls:
+            if call.callee not in SPAWN:
+                continue
+            kind, env_line = env_kind(index, facts, call)
+            shell = is_shell(call)
+            env_desc = {"inherit": "inherits the parent environment (no env=)",
+                        "full": "passes a full copy of the parent environment",
+                        "filtered": "passes a copy of the parent environment with some keys removed",
+                        "constructed": "passes an environment it builds itself",
+                        "unknown": "passes an environment dids could not resolve"}[kind]
+            claim = (f"{call.raw}(...) in {call.func or 'module scope'}"
+                     f"{' with a shell' if shell else ''} {env_desc}.")
+            yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
+                          env=kind, env_line=env_line, shell=shell, func=call.func or "",
+                          callee=call.callee)
+
+
+@probe("exec.wrapper", ("C4",),
+       "Wrap exec paths in nsjail, bubblewrap or gVisor with a network namespace and seccomp.")
+def wrappers(index: RepoIndex):
+    """Isolation wrappers named in live code (argv strings, SDK calls), with their strength class."""
+    names = list(WRAPPERS)
+    off_names = set()
+    for sel in selectors(index):
+        if sel.data["sandbox_on"] is False:
+            off_names.update(str(sel.data["names"]).split(","))
+    hits = index.live_hits([WRAPPERS[n][1] for n in names], globs=("*.py",))
+    for h in hits:
+        name = names[h.pattern]
+        strength = WRAPPERS[name][0]
+        facts = index.py.get(h.path)
+        func = facts.func_at(h.line) if facts else None
+        yield finding("exec.wrapper", f"Isolation wrapper {name} is invoked here.", h.path, h.line,
+                      wrapper=name, strength=strength, func=func.qualname if func else "",
+                      opt_in=gated_by(index, h.path, h.line, off_names))
+
+
+@probe("exec.hardening", ("C4",),
+       "Give the sandbox a network namespace, seccomp, a read-only root and a non-root uid.")
+def hardening(index: RepoIndex):
+    """Sandbox hardening options (network namespace, seccomp, read-only root, uid mapping,
+    minimal env) set in live code of files that also invoke an isolation wrapper."""
+    wrapper_files = {h.path for h in index.live_hits([v[1] for v in WRAPPERS.values()],
+                                                     globs=("*.py",))}
+    if not wrapper_files:
+        return
+    names = list(HARDENING)
+    for h in index.live_hits([HARDENING[n] for n in names], globs=("*.py",), ignore_case=True):
+        if h.path not in wrapper_files and not _near_sandbox(h.path):
+            continue
+        for i in h.patterns:
+            yield finding("exec.hardening", f"Sandbox option for {names[i]}.", h.path, h.line,
+                          option=names[i])
+
+
+def _near_sandbox(path: str) -> bool:
+    return bool(re.search(r"sandbox|jail|isolat|seccomp", path, re.I))
+
+
+@probe("exec.selector", ("C4",),
+       "Make the hardened sandbox the shipped default and refuse to fall back to the host.")
+def selectors(index: RepoIndex):
+    """Settings that select or disable an isolation backend, with the default a new user gets."""
+    from ..index.settings import defaults_for
+
+    seen = set()
+    for s in index.settings:
+        key = s.key.upper()
+        if not re.search(r"NSJAIL|SANDBOX|BWRAP|GVISOR|FIRECRACKER|ISOLATION|EXECUTOR_BACKEND|EXEC_BACKEND|RUNTIME_BACKEND", key):
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        best = defaults_for(index.settings, s.key)[0]
+        state = selector_state(best.key, best.value)
+        if state is None:
+            continue
+        names = sorted({s.key} | {x.var for x in index.settings if x.key == s.key and x.var})
+        yield finding("exec.selector",
+                      f"{best.key} defaults to {best.value!r} ({best.source}), which leaves the "
+                      f"sandbox {'on' if state else 'off'}.",
+                      best.path, best.line, key=best.key, value=best.value, sandbox_on=state,
+                      source=best.source, names=",".join(names))
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+_HOST = {"none", "host", "local", "direct", "subprocess", "native", "unsafe", "disabled", "process"}
+_SANDBOXY = re.compile(r"nsjail|sandbox|gvisor|runsc|firecracker|bwrap|docker|container|jail|e2b|modal")
+
+
+def selector_state(key: str, value: str | None) -> bool | None:
+    """Whether the default value of a sandbox-selecting key switches the sandbox on."""
+    k = key.upper()
+    v = (value or "").strip().lower()
+    if re.search(r"PATH|ROOTFS|DIR|IMAGE|TIMEOUT|MEMORY|CPU|LIMIT|URL|HOST|PORT|CIDR|CACHE", k):
+        return None
+    if v in _HOST:
+        return False
+    if v in _TRUE | _FALSE:
+        if "DISABLE" in k:
+            return v not in _TRUE
+        if re.search(r"ENABLE|USE_|_ON$", k) or k.endswith(("_SANDBOX", "NSJAIL")):
+            return v in _TRUE
+        return None
+    if re.search(r"BACKEND|MODE|RUNTIME|SANDBOX", k):
+        return bool(_SANDBOXY.search(v))
+    return None
+
+
+def gated_by(index: RepoIndex, path: str, line: int, names: set[str]) -> bool:
+    """Whether the function holding path:line reads one of the selector names before that line."""
+    facts = index.py.get(path)
+    if facts is None or not names:
+        return False
+    func = facts.func_at(line)
+    start = func.line if func else max(1, line - 30)
+    pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(names)) + r")\b")
+    return any(facts.is_code_line(i) and pattern.search(index.line(path, i))
+               for i in range(start, line + 1))

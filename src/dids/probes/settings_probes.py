@@ -1,0 +1,1 @@
+"""Settings family: shipped defaults of configuration keys (placeholder for later criteria)."""

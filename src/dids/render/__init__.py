@@ -1,0 +1,1 @@
+"""Renderers: Markdown (Jinja, the examples' layout), JSON (the contract), SARIF."""

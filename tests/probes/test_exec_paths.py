@@ -1,0 +1,115 @@
+"""exec.* probes: each must fire on live code and stay silent on the same words elsewhere."""
+
+from __future__ import annotations
+
+from .helpers import probe_findings
+
+SHELL_TOOL = """import os, subprocess
+
+def run_shell(command: str):
+    return subprocess.run(command, shell=True, env=os.environ.copy())
+"""
+
+
+def test_spawn_fires_with_shell_and_full_env(repo):
+    found = probe_findings(repo, {"agent/tools.py": SHELL_TOOL}, "exec.spawn")
+    assert len(found) == 1
+    f = found[0]
+    assert (f.location.path, f.location.start_line) == ("agent/tools.py", 4)
+    assert f.data["shell"] is True and f.data["env"] == "full"
+
+
+def test_spawn_env_kinds(repo):
+    src = """import asyncio, os, subprocess as sp
+
+def _env():
+    env = os.environ.copy()
+    env.pop("AWS_SECRET_ACCESS_KEY", None)
+    return env
+
+def a(cmd):
+    sp.Popen(cmd)
+
+def b(cmd):
+    env = {**os.environ, "X": "1"}
+    sp.run(cmd, env=env)
+
+def c(cmd):
+    sp.run(cmd, env={"PATH": "/usr/bin"})
+
+async def d(cmd):
+    await asyncio.create_subprocess_exec(*cmd, env=_env())
+"""
+    found = probe_findings(repo, {"pkg/run.py": src}, "exec.spawn")
+    assert [(f.location.start_line, f.data["env"]) for f in found] == [
+        (9, "inherit"), (13, "full"), (16, "constructed"), (19, "filtered")]
+
+
+def test_spawn_near_misses_do_not_fire(repo):
+    files = {
+        "tests/test_tools.py": SHELL_TOOL,  # tests are not mechanisms
+        "examples/demo.py": SHELL_TOOL,  # nor examples
+        "docs/guide.md": "subprocess.run(command, shell=True)",
+        "agent/notes.py": '"""subprocess.run(cmd, shell=True) is what we used to do."""\n'
+                          "# subprocess.run(cmd, shell=True)\nVALUE = 'subprocess.run(cmd)'\n",
+    }
+    assert probe_findings(repo, files, "exec.spawn") == []
+
+
+WRAPPED = """import subprocess
+
+def run_jailed(cmd):
+    argv = ["nsjail", "--clone_newnet", "--seccomp_string", "ALLOW", "--user", "65534",
+            "--", "/bin/sh", "-c", cmd]
+    return subprocess.run(argv, env={})
+"""
+
+
+def test_wrapper_and_hardening_fire(repo):
+    repo.commit({"sandbox/jail.py": WRAPPED})
+    from dids.acquire import acquire
+    from dids.index.repo import build_index
+    from dids.probes import run_probes
+
+    f = run_probes(build_index(acquire(str(repo.path))))
+    wrappers = f["exec.wrapper"]
+    assert [(w.data["wrapper"], w.data["strength"], w.location.start_line) for w in wrappers] == [
+        ("nsjail", 3, 4)]
+    assert {h.data["option"] for h in f["exec.hardening"]} >= {
+        "network namespace", "seccomp", "non-root uid"}
+
+
+def test_wrapper_words_in_prose_tests_docs_do_not_fire(repo):
+    files = {
+        "agent/tools.py": '"""Runs in "nsjail" with seccomp."""\n# argv = ["nsjail", "--"]\n'
+                          "def f():\n    return 1\n",
+        "tests/test_jail.py": WRAPPED,
+        "docs/security.md": 'We run ["nsjail", "--seccomp"] for every command.',
+    }
+    assert probe_findings(repo, files, "exec.wrapper") == []
+
+
+def test_selector_reads_compose_default_first(repo):
+    files = {
+        "docker-compose.yml": "services:\n  worker:\n    environment:\n"
+                              "      APP_DISABLE_NSJAIL: ${APP_DISABLE_NSJAIL:-true}\n",
+        "app/config.py": "import os\nAPP_DISABLE_NSJAIL = os.environ.get('APP_DISABLE_NSJAIL', 'false')\n",
+    }
+    found = probe_findings(repo, files, "exec.selector")
+    assert len(found) == 1
+    assert found[0].data["sandbox_on"] is False
+    assert found[0].location.path == "docker-compose.yml"
+    assert "APP_DISABLE_NSJAIL" in found[0].data["names"]
+
+
+def test_selector_state_values():
+    from dids.probes.exec_paths import selector_state
+
+    assert selector_state("X_DISABLE_NSJAIL", "true") is False
+    assert selector_state("X_DISABLE_NSJAIL", "false") is True
+    assert selector_state("X_EXECUTOR_BACKEND", "direct") is False
+    assert selector_state("X_EXECUTOR_BACKEND", "nsjail") is True
+    assert selector_state("AGENT_SANDBOX", "none") is False
+    assert selector_state("AGENT_SANDBOX", "docker") is True
+    assert selector_state("X_SANDBOX_ENABLED", "0") is False
+    assert selector_state("X_NSJAIL_PATH", "/usr/bin/nsjail") is None
