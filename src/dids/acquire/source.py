@@ -66,9 +66,9 @@ class Snapshot:
                 meta, _, raw_path = rec.partition(b"\t")
                 mode, _type, sha, size = meta.split()
                 path = raw_path.decode("utf-8", "surrogateescape")
-                entries.append(
-                    TreeEntry(path, mode.decode(), sha.decode(), int(size) if size != b"-" else 0)
-                )
+                # size is "-" for submodules and "BAD" when the blob is absent (partial clones)
+                n = int(size) if size.isdigit() else (0 if size == b"-" else -1)
+                entries.append(TreeEntry(path, mode.decode(), sha.decode(), n))
             self.entries = sorted(entries, key=lambda e: e.path)
         return self.entries
 

@@ -125,7 +125,7 @@ def _strong_alternative(ctx, strong, hardening, off, spawns):
     alt.set("S", s_level, f"{'/'.join(kinds)} with " + (", ".join(got) or "no hardening options")
             + ".", strong[:2] + [h for h in hardening if h.data["option"] in got][:3])
     wrapped_files = {w.location.path for w in strong}
-    callers = len(wrapped_files)
+    callers = len(wrapped_files | _caller_files(ctx, wrapped_files))
     c_level = 3 if callers >= 3 else (2 if callers == 2 else 1)
     alt.set("C", min(c_level, s_level + 1), f"The sandbox is invoked from {callers} modules "
             "when selected.", strong[:4])
@@ -139,6 +139,24 @@ def _strong_alternative(ctx, strong, hardening, off, spawns):
             (minimal + [h for h in hardening if h.data["option"] == "network namespace"])[:3])
     alt.caps.append("G1")
     return alt.build()
+
+
+def _caller_files(ctx: Context, wrapper_files: set[str]) -> set[str]:
+    """Source files that call a distinctive function or class defined next to the wrapper."""
+    index = ctx.index
+    names = set()
+    for p in wrapper_files:
+        facts = index.py.get(p)
+        if facts:
+            names.update(d.name for d in facts.defs if len(d.name) > 8 and not d.name.startswith("__"))
+            names.update(c.name for c in facts.classes if len(c.name) > 8)
+    out = set()
+    for facts in index.source_py():
+        if facts.path in wrapper_files:
+            continue
+        if any(c.short in names for c in facts.calls):
+            out.add(facts.path)
+    return out
 
 
 def _container_alternative(ctx, wrappers, hardening, off):

@@ -23,7 +23,7 @@ _VENDORED = re.compile(
     r"__pycache__|\.git|\.mypy_cache|\.pytest_cache)/"
 )
 _TEST = re.compile(
-    r"(^|/)(tests?|testing|__tests__|spec|e2e|benchmarks?|evals?|fixtures?)/|(^|/)(test_[^/]*|[^/]*_test\.py|"
+    r"(^|/)(tests?|testing|__tests__|spec|e2e|benchmarks?|evals?|fixtures?)/|(^|/)[\w.-]*[-_]bench(mark)?s?/|(^|/)(test_[^/]*|[^/]*_test\.py|"
     r"conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$"
 )
 _DOCS = re.compile(r"(^|/)(docs?|documentation|site|website|blog)/|\.(md|mdx|rst|txt|ipynb)$")

@@ -106,6 +106,9 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         if e.is_symlink:
             links.append((e.path, ""))
             continue
+        if e.size < 0:
+            skipped.append((e.path, "blob absent from the object store"))
+            continue
         if not _safe_relpath(e.path):
             skipped.append((e.path, "unsafe path"))
             continue

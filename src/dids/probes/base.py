@@ -61,7 +61,7 @@ def finding(probe_id: str, claim: str, path: str | None = None, line: int | None
 
 def run_probes(index: RepoIndex) -> Findings:
     # import the families so they register
-    from . import exec_paths, settings_probes, tools  # noqa: F401
+    from . import exec_paths, limits, scope, secrets, tools  # noqa: F401
 
     by_probe: dict[str, list[Finding]] = defaultdict(list)
     for pid in sorted(PROBES):

@@ -1,1 +1,89 @@
-"""Tool inventory family (see criteria C2/C3): functions and classes the model can invoke."""
+"""Tool inventory: the functions and classes the model can invoke, classified by capability."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.pyfacts import FuncDef, PyFacts
+from ..index.repo import RepoIndex
+from .base import finding, probe
+from .exec_paths import SPAWN
+
+_TOOL_DECORATOR = re.compile(
+    r"^(?:[\w.]*\.)?(tool|function_tool|ai_function|kernel_function|register|register_tool|"
+    r"action|skill)\b(?:\(|$)")
+_TOOL_BASE = re.compile(r"(?:^|\.)(BaseTool|Tool|StructuredTool|FunctionTool|AsyncTool)$")
+_NET = re.compile(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|socket|http\.client)\.|"
+                  r"\.(get|post|put|patch|delete|request|send)$")
+_NET_CLIENT = re.compile(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|http\.client)\.")
+_COMM = re.compile(r"slack|smtp|sendmail|send_message|chat_postMessage|telegram|discord|twilio|"
+                   r"teams|webhook|post_comment|create_issue|create_comment", re.I)
+_FS_WRITE = re.compile(r"\.(write_text|write_bytes|unlink|rmdir|rename|mkdir)$|^os\.(remove|unlink|"
+                       r"rename|makedirs)$|^shutil\.(rmtree|move|copy\w*)$")
+_CRED = re.compile(r"^os\.(environ|getenv)|boto3\.|kubernetes\.config|load_kube_config|keyring\.")
+_APPROVAL_KW = re.compile(r"(requires?_approval|needs_approval|require_confirmation|confirm)\s*=\s*(True|False)")
+
+
+def _capabilities(facts: PyFacts, d: FuncDef) -> list[str]:
+    calls = [c for c in facts.calls if c.func == d.qualname or
+             (c.func or "").startswith(d.qualname + ".")]
+    caps = set()
+    for c in calls:
+        if c.callee in SPAWN:
+            caps.add("exec")
+        if _NET_CLIENT.match(c.callee):
+            caps.add("network")
+        if _FS_WRITE.search(c.callee) or (c.short == "open" and any(
+                re.match(r"""^['"][wax]""", a) for a in c.args[1:2] + tuple(
+                    v for k, v in c.kwargs if k == "mode"))):
+            caps.add("fs_write")
+        if _COMM.search(c.callee):
+            caps.add("external_comm")
+        if _CRED.search(c.callee):
+            caps.add("credentials")
+    return sorted(caps) or ["read_only"]
+
+
+def _decorated_tools(facts: PyFacts):
+    for d in facts.defs:
+        for dec in d.decorators:
+            if _TOOL_DECORATOR.match(dec):
+                approval = _APPROVAL_KW.search(dec)
+                yield d, dec, approval.group(2) if approval else None
+                break
+
+
+@probe("tools.inventory", ("C2", "C3"),
+       "Give every tool typed arguments, a capability class and an approval flag.")
+def inventory(index: RepoIndex):
+    """Functions registered as tools by decorator, and Tool subclasses, with their capabilities."""
+    for facts in index.source_py():
+        for d, dec, approval in _decorated_tools(facts):
+            caps = _capabilities(facts, d)
+            typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
+            params = ",".join(f"{p.name}:{p.annotation or '?'}" for p in d.params
+                              if p.name not in ("self", "cls"))
+            yield finding("tools.inventory",
+                          f"Tool {d.name} registered by @{dec.split('(')[0]} "
+                          f"({', '.join(caps)}).",
+                          facts.path, d.line, kind=_kind(), name=d.name, registration="decorator",
+                          capabilities=",".join(caps), typed=typed, params=params,
+                          approval=approval)
+        for c in facts.classes:
+            if not any(_TOOL_BASE.search(b) for b in c.bases):
+                continue
+            methods = [d for d in facts.defs if d.cls == c.qualname]
+            caps: set[str] = set()
+            for m in methods:
+                caps.update(x for x in _capabilities(facts, m) if x != "read_only")
+            yield finding("tools.inventory",
+                          f"Tool class {c.name} ({', '.join(sorted(caps)) or 'read_only'}).",
+                          facts.path, c.line, kind=_kind(), name=c.name, registration="subclass",
+                          capabilities=",".join(sorted(caps)) or "read_only", typed=True,
+                          params="", approval=None)
+
+
+def _kind():
+    from ..models import Kind
+
+    return Kind.verified

@@ -1,0 +1,119 @@
+"""C10 limits family: step/tool-call caps, timeouts, cost ceilings, rate limits, cancel."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.repo import RepoIndex
+from .base import finding, probe
+
+_CAP_NAME = re.compile(r"^(?:[A-Z_]*_)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|"
+                       r"rounds?|loops?|actions?)|step_limit|recursion_limit|iteration_limit|"
+                       r"request_limit|tool_calls_limit)$", re.I)
+_COST_NAME = re.compile(r"(max_cost|cost_limit|budget_usd|max_spend|spend_limit|max_budget|"
+                        r"total_tokens_limit|token_budget|max_total_tokens)", re.I)
+_PROMPT = re.compile(r"^(user_prompt|prompt|instructions|system_prompt|task_prompt)$")
+_SELF_RUN = re.compile(r"goal|budget|continue|extend|session|run_until|limit|autonom", re.I)
+_NUM = re.compile(r"^\d[\d_]*(\.\d+)?$")
+
+
+def _reads(index: RepoIndex, name: str) -> int:
+    """Identifier occurrences of `name` across live source, minus nothing: callers subtract defs."""
+    return sum(f.idents.get(name, 0) for f in index.source_py())
+
+
+@probe("limits.cap", ("C10",), "Enforce step and tool-call caps in the main agent loop.")
+def caps(index: RepoIndex):
+    """Step/tool-call cap settings and fields with numeric defaults, and whether code reads them."""
+    seen: dict[str, int] = {}
+    for facts in index.source_py():
+        for a in facts.assigns:
+            target = a.target.split(".")[-1]
+            if a.scope_kind == "function" or not _CAP_NAME.match(target):
+                continue
+            value = (a.value or "").strip()
+            m = re.search(r"(?:default\s*=\s*|^|\(\s*)(\d[\d_]*)\b", value)
+            if not m:
+                continue
+            seen[target] = seen.get(target, 0) + 1
+            yield finding("limits.cap", f"{target} has a shipped default of {m.group(1)}.",
+                          facts.path, a.line, name=target, value=int(m.group(1).replace("_", "")))
+        for d in facts.defs:
+            for p in d.params:
+                if _CAP_NAME.match(p.name) and p.default and _NUM.match(p.default.strip()):
+                    yield finding("limits.cap", f"{d.name}() takes {p.name} with default "
+                                  f"{p.default}.", facts.path, d.line, name=p.name,
+                                  value=int(float(p.default.replace("_", ""))))
+
+
+@probe("limits.enforced", ("C10",), "Read every declared cap in the loop that runs the agent.")
+def enforced(index: RepoIndex):
+    """Places where a cap name is compared or handed to a limiter (UsageLimits, range, while)."""
+    pat = r"\b(?:self\.|settings\.|config\.|cfg\.)?((?:max_(?:iterations?|steps?|turns?|requests?|tool_calls?|rounds?|loops?))|request_limit|tool_calls_limit|recursion_limit)\b\s*[<>]=?|[<>]=?\s*(?:self\.|settings\.|config\.)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|rounds?))\b|UsageLimits\(|range\(\s*(?:self\.)?[A-Za-z_.]*max_(?:iterations?|steps?|turns?)"
+    for h in index.live_hits([pat], globs=("*.py",), ignore_case=True):
+        if index.role(h.path) != "source":
+            continue
+        yield finding("limits.enforced", f"A step or tool-call cap is applied here.", h.path,
+                      h.line)
+
+
+@probe("limits.timeout", ("C10",), "Bound every command and every agent turn in time.")
+def timeouts(index: RepoIndex):
+    """timeout= on process spawns and waits, and *_TIMEOUT settings with numeric defaults."""
+    from .exec_paths import SPAWN
+
+    for facts in index.source_py():
+        for c in facts.calls:
+            t = c.kw("timeout")
+            if t and t.strip() != "None" and (c.callee in SPAWN or c.short in (
+                    "wait_for", "communicate", "wait", "timeout")):
+                yield finding("limits.timeout", f"{c.raw}(...) is bounded by timeout={t[:40]}.",
+                              facts.path, c.line, scope="command" if c.callee in SPAWN else "wait")
+    for s in index.settings:
+        if re.search(r"TIMEOUT", s.key, re.I) and s.value and re.match(r"^\d+(\.\d+)?$", s.value) \
+                and re.search(r"AGENT|TURN|RUN|SANDBOX|EXECUT|ACTION|TOOL|COMMAND", s.key, re.I):
+            yield finding("limits.timeout", f"{s.key} defaults to {s.value} seconds.", s.path,
+                          s.line, scope="setting")
+
+
+@probe("limits.cost", ("C10",), "Add a token or cost ceiling per run.")
+def cost(index: RepoIndex):
+    """Token or cost ceilings in live code."""
+    for facts in index.source_py():
+        for a in facts.assigns:
+            if _COST_NAME.search(a.target) and a.value and re.search(r"\d", a.value):
+                yield finding("limits.cost", f"{a.target} sets a spend ceiling.", facts.path,
+                              a.line)
+
+
+@probe("limits.cancel", ("C10",), "Make cancel kill the whole process group of in-flight work.")
+def cancel(index: RepoIndex):
+    """Kill switches: process-group kills and cancellation signals in live code."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.callee in ("os.killpg",) or (c.short == "killpg"):
+                yield finding("limits.cancel", "Cancel kills the process group.", facts.path,
+                              c.line, how="killpg")
+            elif c.callee.endswith((".cancel", ".terminate", ".kill")) and c.func and re.search(
+                    r"cancel|stop|abort|interrupt", c.func, re.I):
+                yield finding("limits.cancel", f"{c.raw}() stops in-flight work in {c.func}.",
+                              facts.path, c.line, how="cancel")
+
+
+@probe("limits.model_settable", ("C10",), "Do not let the model choose its own budget.")
+def model_settable(index: RepoIndex):
+    """Tool functions whose parameters let the model set its own step or turn budget."""
+    from .tools import _decorated_tools
+
+    for facts in index.source_py():
+        for d, _dec, _ in _decorated_tools(facts):
+            # a tool that starts a new agent from a prompt sets that agent's budget, not its caller's
+            if any(_PROMPT.match(p.name) for p in d.params):
+                continue
+            # only tools that steer the caller's own run (goals, budgets, continuations)
+            if not _SELF_RUN.search(d.name):
+                continue
+            for p in d.params:
+                if _CAP_NAME.match(p.name):
+                    yield finding("limits.model_settable", f"Tool {d.name} lets the model set "
+                                  f"{p.name}.", facts.path, d.line, name=p.name)

@@ -1,0 +1,40 @@
+"""C3 scoping family: destination checks on egress and per-agent tool allowlists."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.repo import RepoIndex
+from .base import finding, probe
+
+
+@probe("scope.destination", ("C3",), "Check destinations of egress tools (allowlist, no private ranges).")
+def destination(index: RepoIndex):
+    """Private-address or host-allowlist checks applied in live code."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short in ("is_private", "is_loopback", "is_link_local", "is_reserved") or \
+                    re.search(r"(validate|check|ensure)_?(url|host|destination|egress)", c.short, re.I):
+                yield finding("scope.destination", f"{c.raw}(...) checks a destination in "
+                              f"{c.func or 'module scope'}.", facts.path, c.line)
+        for a in facts.assigns:
+            if re.search(r"\.is_private\b|\.is_loopback\b", a.value or ""):
+                yield finding("scope.destination", "A private-address check is computed here.",
+                              facts.path, a.line)
+
+
+@probe("scope.allowlist", ("C3",), "Give each agent an explicit, empty-by-default tool list.")
+def allowlist(index: RepoIndex):
+    """Agent config fields listing allowed tools/actions that default to empty."""
+    pat = re.compile(r"^(allowed_tools|tool_allowlist|enabled_tools|actions|tools|allowed_actions)$")
+    for facts in index.source_py():
+        for a in facts.assigns:
+            if a.scope_kind != "class" or not pat.match(a.target) or not a.annotation:
+                continue
+            if not re.search(r"list|List|set|Sequence|tuple", a.annotation):
+                continue
+            value = (a.value or "").replace(" ", "")
+            if value in ("None", "[]", "Field(default=None)", "Field(default_factory=list)",
+                         "Field(None)") or value.startswith("Field(default=None"):
+                yield finding("scope.allowlist", f"{a.scope}.{a.target} defaults to an empty tool "
+                              "list.", facts.path, a.line, field=a.target)

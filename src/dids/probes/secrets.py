@@ -1,0 +1,106 @@
+"""C8 secrets family: encryption at rest, file modes, masking, telemetry defaults, leaky envs."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.repo import RepoIndex
+from ..index.settings import defaults_for
+from .base import finding, probe
+
+_MASK_FN = re.compile(r"^_*(mask|redact|scrub|sanitize_secret|sanitise_secret|obfuscate|"
+                      r"apply_masks?|mask_secrets?|redact_secrets?|strip_secrets?)\w*$", re.I)
+_SECRET_KEY = re.compile(r"(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ENCRYPTION_KEY|"
+                         r"SERVICE_KEY|SIGNING|DB_URI|DATABASE_URL|_DSN|ACCESS_KEY|CREDENTIAL)", re.I)
+
+
+@probe("secrets.encryption", ("C8",), "Encrypt stored secrets (Fernet/KMS) or use the OS keychain.")
+def encryption(index: RepoIndex):
+    """Encryption-at-rest or keychain use in live code."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if re.search(r"(^|\.)(Fernet|MultiFernet|AESGCM|ChaCha20Poly1305)$", c.callee) or \
+                    re.match(r"^keyring\.(set|get)_password$", c.callee) or \
+                    re.search(r"kms.*\.(encrypt|decrypt)$|\.(encrypt|decrypt)\(?$", c.callee) and \
+                    re.search(r"kms|fernet|crypt", c.callee, re.I):
+                kind = "keychain" if c.callee.startswith("keyring") else "encryption"
+                yield finding("secrets.encryption", f"{c.raw}(...) protects secrets at rest "
+                              f"({kind}).", facts.path, c.line, how=kind)
+
+
+@probe("secrets.file_mode", ("C8",), "Store credential files owner-only (0600) at least.")
+def file_mode(index: RepoIndex):
+    """Credential files written owner-only (chmod/open with 0o600)."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.callee in ("os.chmod", "os.open", "os.fchmod") or c.short == "chmod":
+                if any("0o600" in a or "0o400" in a or "S_IRUSR" in a for a in c.args):
+                    yield finding("secrets.file_mode", f"{c.raw}(...) makes a file owner-only.",
+                                  facts.path, c.line)
+
+
+@probe("secrets.masking", ("C8",), "Mask secret values before logs, telemetry and the model.")
+def masking(index: RepoIndex):
+    """Calls to masking/redaction functions defined in the repository (live callers only)."""
+    defined = {d.name for f in index.source_py() for d in f.defs if _MASK_FN.match(d.name)}
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short in defined and c.func and not _MASK_FN.match(c.func.split(".")[-1]):
+                yield finding("secrets.masking", f"{c.raw}(...) masks values in {c.func}.",
+                              facts.path, c.line, fn=c.short, caller=c.func)
+
+
+@probe("secrets.telemetry", ("C8",), "Keep telemetry off by default and content-free.")
+def telemetry(index: RepoIndex):
+    """Telemetry/analytics initialisation and what it sends; on/off default from settings."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.callee == "sentry_sdk.init":
+                pii = (c.kw("send_default_pii") or "").strip()
+                yield finding("secrets.telemetry", "Sentry is initialised"
+                              + (f" with send_default_pii={pii}." if pii else " with SDK defaults."),
+                              facts.path, c.line, vendor="sentry", content=pii == "True")
+            elif re.match(r"^(posthog|analytics|segment|mixpanel)\.(capture|track)$", c.callee) \
+                    or (re.search(r"posthog", c.callee, re.I) and c.short in ("capture", "track")):
+                content = any(re.search(r"prompt|message|content|output|response|input", a, re.I)
+                              for a in c.args + tuple(v for _, v in c.kwargs))
+                yield finding("secrets.telemetry", f"{c.raw}(...) sends an analytics event"
+                              + (" carrying prompt or tool content." if content else "."),
+                              facts.path, c.line, vendor="analytics", content=content)
+    seen = set()
+    for s in index.settings:
+        k = s.key.upper()
+        if k in seen or not re.search(r"TELEMETRY|ANALYTICS|POSTHOG|SENTRY_DSN|TRACKING", k):
+            continue
+        seen.add(k)
+        best = defaults_for(index.settings, s.key)[0]
+        v = (best.value or "").strip().lower()
+        if "DSN" in k or k.endswith("_KEY"):
+            on = bool(v)
+        elif re.search(r"DISABLE|NO_TELEMETRY|OPT_OUT", k):
+            on = v not in ("1", "true", "yes")
+        else:
+            on = v in ("1", "true", "yes", "on")
+        yield finding("secrets.telemetry_default", f"{best.key} defaults to {best.value!r}, so "
+                      f"telemetry is {'on' if on else 'off'} by default.", best.path, best.line,
+                      key=best.key, on=on)
+
+
+@probe("secrets.mask_switch", ("C8",), "Do not let configuration switch masking off.")
+def mask_switch(index: RepoIndex):
+    """Settings that can switch secret masking or redaction off."""
+    seen = set()
+    for s in index.settings:
+        if re.search(r"(DISABLE|UNSAFE|SKIP|NO)_?\w*(MASK|REDACT)", s.key, re.I) and s.key not in seen:
+            seen.add(s.key)
+            yield finding("secrets.mask_switch", f"{s.key} can switch masking off.", s.path,
+                          s.line, key=s.key)
+
+
+@probe("secrets.deploy_env", ("C8", "C4"), "Keep platform keys out of processes the model drives.")
+def deploy_env(index: RepoIndex):
+    """Long-lived secret-looking keys in the shipped deployment environment (values never read)."""
+    for s in index.settings:
+        if s.source in ("compose",) and _SECRET_KEY.search(s.key):
+            yield finding("secrets.deploy_env", f"{s.key} is set in the shipped deployment "
+                          "environment.", s.path, s.line, key=s.key)

@@ -1,1 +1,0 @@
-"""Settings family: shipped defaults of configuration keys (placeholder for later criteria)."""
