@@ -24,10 +24,34 @@ _CRED = re.compile(r"^os\.(environ|getenv)|boto3\.|kubernetes\.config|load_kube_
 _APPROVAL_KW = re.compile(r"(requires?_approval|needs_approval|require_confirmation|confirm)\s*=\s*(True|False)")
 
 
-def _capabilities(facts: PyFacts, d: FuncDef) -> list[str]:
+def _direct(facts: PyFacts, d: FuncDef) -> set[str]:
+    return set(_capabilities(facts, d, None)) - {"read_only"}
+
+
+def helper_capabilities(index: RepoIndex) -> dict[str, set[str]]:
+    """Direct capabilities of every uniquely named function, so a tool's one-hop helpers count."""
+    key = "_helper_caps"
+    cached = index._search_cache.get((key,))
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    counts: dict[str, int] = {}
+    caps: dict[str, set[str]] = {}
+    for facts in index.source_py():
+        for d in facts.defs:
+            counts[d.name] = counts.get(d.name, 0) + 1
+            caps[d.name] = _direct(facts, d)
+    out = {n: c for n, c in caps.items() if counts[n] == 1 and len(n) > 4 and c}
+    index._search_cache[(key,)] = out  # type: ignore[assignment]
+    return out
+
+
+def _capabilities(facts: PyFacts, d: FuncDef, helpers: dict[str, set[str]] | None) -> list[str]:
     calls = [c for c in facts.calls if c.func == d.qualname or
              (c.func or "").startswith(d.qualname + ".")]
     caps = set()
+    for c in calls:
+        if helpers and c.short in helpers and c.short != d.name:
+            caps.update(helpers[c.short])
     for c in calls:
         if c.callee in SPAWN:
             caps.add("exec")
@@ -57,9 +81,10 @@ def _decorated_tools(facts: PyFacts):
        "Give every tool typed arguments, a capability class and an approval flag.")
 def inventory(index: RepoIndex):
     """Functions registered as tools by decorator, and Tool subclasses, with their capabilities."""
+    helpers = helper_capabilities(index)
     for facts in index.source_py():
         for d, dec, approval in _decorated_tools(facts):
-            caps = _capabilities(facts, d)
+            caps = _capabilities(facts, d, helpers)
             typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
             params = ",".join(f"{p.name}:{p.annotation or '?'}" for p in d.params
                               if p.name not in ("self", "cls"))
@@ -75,7 +100,7 @@ def inventory(index: RepoIndex):
             methods = [d for d in facts.defs if d.cls == c.qualname]
             caps: set[str] = set()
             for m in methods:
-                caps.update(x for x in _capabilities(facts, m) if x != "read_only")
+                caps.update(x for x in _capabilities(facts, m, helpers) if x != "read_only")
             yield finding("tools.inventory",
                           f"Tool class {c.name} ({', '.join(sorted(caps)) or 'read_only'}).",
                           facts.path, c.line, kind=_kind(), name=c.name, registration="subclass",
