@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,9 +17,6 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
-
-bench: $(STAMP)
-	$(BIN)/python scripts/bench.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .dids-work

@@ -26,12 +26,23 @@ def surface(index: RepoIndex, findings: Findings) -> tuple[dict[str, str], list[
             "persistent_memory", "untrusted_input", "third_party_extensions", "sub_agents",
             "external_communication")
     out = {k: "not assessed" for k in keys}
-    spawns = findings["exec.spawn"]
-    if spawns:
-        strong_off = any(s.data.get("sandbox_on") is False for s in findings["exec.selector"])
-        out["code_execution"] = "yes"
-        del strong_off
-    else:
-        out["code_execution"] = "no"
     tools: list[Tool] = []
+    caps: set[str] = set()
+    for f in findings["tools.inventory"]:
+        tool_caps = tuple(str(f.data["capabilities"]).split(","))
+        caps.update(tool_caps)
+        approval = f.data.get("approval")
+        tools.append(Tool(name=str(f.data["name"]), path=f.location.path if f.location else "",
+                          line=f.location.start_line if f.location else 0,
+                          registration=str(f.data["registration"]), capabilities=tool_caps,
+                          requires_approval=None if approval is None else approval == "True"))
+    out["code_execution"] = "yes" if findings["exec.spawn"] or "exec" in caps else "no"
+    if tools:
+        # only claim what the tool bodies show; absence stays "not assessed", never "no"
+        for key, cap in (("filesystem_write", "fs_write"), ("network_egress", "network"),
+                         ("external_communication", "external_comm")):
+            if cap in caps:
+                out[key] = "yes"
+    if "credentials" in caps or findings["secrets.deploy_env"]:
+        out["external_credentials"] = "yes"
     return out, tools
