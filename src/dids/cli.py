@@ -42,20 +42,94 @@ def _emit(text: str, output: Optional[Path]) -> None:
 def score(
     target: str = typer.Argument(..., help="Local git work tree or git URL (https, ssh, file://)."),
     commit: Optional[str] = typer.Option(None, "--commit", help="Revision to score (default HEAD)."),
-    fmt: str = typer.Option("md", "--format", help="md | json"),
+    fmt: str = typer.Option("md", "--format", help="md | json | sarif"),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report here."),
     repo_url: Optional[str] = typer.Option(None, "--repo-url",
                                            help="URL to show and link (when scoring a local copy)."),
     reviewed: Optional[str] = typer.Option(None, "--reviewed", help="Date printed as Reviewed."),
+    previous: Optional[Path] = typer.Option(None, "--previous",
+                                            help="Earlier JSON report: fill the re-audit log."),
+    no_cache: bool = typer.Option(False, "--no-cache",
+                                  help="Score from scratch; neither read nor write cached results."),
 ) -> None:
     """Audit one repository at one commit and print (or write) the report card."""
     from .engine import score_target
 
+    if fmt not in ("md", "json", "sarif"):
+        raise InputError(f"unknown format {fmt!r} (md, json, sarif)")
+    with err.status(f"scoring {target}", spinner="dots"):
+        report = score_target(target, commit, reviewed=reviewed, repo_url=repo_url,
+                              use_cache=not no_cache, previous=previous)
+    from .gate.output import render_scored  # the repo's waivers/suppressions, shown as claims
+    _emit(render_scored(report, target, fmt, _render), output)
+
+
+@app.command()
+def diff(
+    target: str = typer.Argument(..., help="Local git work tree or git URL (https, ssh, file://)."),
+    from_rev: str = typer.Option(..., "--from", help="Earlier revision."),
+    to_rev: str = typer.Option(..., "--to", help="Later revision."),
+    fmt: str = typer.Option("md", "--format", help="md | json"),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the diff here."),
+    repo_url: Optional[str] = typer.Option(None, "--repo-url",
+                                           help="URL to show and link (when scoring a local copy)."),
+    no_cache: bool = typer.Option(False, "--no-cache",
+                                  help="Score from scratch; neither read nor write cached results."),
+) -> None:
+    """Re-audit: score both commits and report what changed, per criterion and dimension."""
+    from .acquire import acquire
+    from .diff import LineMapper, diff_reports, render_diff_json
+    from .engine import score_snapshot
+
     if fmt not in ("md", "json"):
         raise InputError(f"unknown format {fmt!r} (md, json)")
-    with err.status(f"scoring {target}", spinner="dots"):
-        report = score_target(target, commit, reviewed=reviewed, repo_url=repo_url)
-    _emit(_render(report, fmt), output)
+    with err.status(f"scoring {target} at {from_rev} and {to_rev}", spinner="dots"):
+        old_snap = acquire(target, from_rev)
+        new_snap = acquire(target, to_rev)
+        old = score_snapshot(old_snap, repo_url=repo_url, use_cache=not no_cache)
+        new = score_snapshot(new_snap, repo_url=repo_url, use_cache=not no_cache)
+        result = diff_reports(old, new, LineMapper(new_snap.git_dir, old.commit, new.commit))
+    if fmt == "json":
+        text = render_diff_json(result)
+    else:
+        from .render.diff_md import render_diff_markdown
+        text = render_diff_markdown(result)
+    _emit(text, output)
+
+
+@app.command()
+def gate(
+    target: str = typer.Argument(".", help="Your agent repository (git work tree or URL)."),
+    commit: Optional[str] = typer.Option(None, "--commit", help="Revision to gate (default HEAD)."),
+    min_score: Optional[float] = typer.Option(None, "--min-score",
+                                              help="Fail under this total (overrides min_score)."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline",
+                                            help="Earlier `dids score --format json` report; "
+                                                 "fail when any level or score fell below it."),
+    no_regress: bool = typer.Option(False, "--no-regress",
+                                    help="Fail on regressions against --baseline, or else "
+                                         "against --base (default: the parent commit)."),
+    base: Optional[str] = typer.Option(None, "--base", help="Baseline revision (--no-regress)."),
+    fmt: str = typer.Option("text", "--format", help="text | json"),
+    sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write SARIF here."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the result here."),
+) -> None:
+    """CI gate on your own agent repo: exit 1 when a threshold, the baseline or a waiver fails."""
+    from .gate import render_gate_json, render_text, run_gate
+
+    if fmt not in ("text", "json"):
+        raise InputError(f"unknown format {fmt!r} (text, json)")
+    with err.status(f"gating {target}", spinner="dots"):
+        res = run_gate(target, commit, min_score=min_score, baseline_file=baseline,
+                       no_regress=no_regress, base_rev=base)
+    if sarif:
+        from .render.sarif import render_sarif
+        sarif.write_text(render_sarif(res.report, res.claims, applied=True,
+                                      baseline=res.baseline_view), encoding="utf-8")
+    _emit(render_gate_json(res) if fmt == "json" else render_text(res), output)
+    if not res.passed:
+        sys.stdout.flush()
+        raise SystemExit(1)
 
 
 def _fail(message: str, code: int) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 
 from .acquire import acquire
+from .acquire.source import Snapshot
 from .criteria.base import Context, assess_all
 from .index.inventory import Limits
 from .index.repo import RepoIndex, build_index
@@ -17,10 +19,41 @@ from .surface import describe, surface
 
 
 def score_target(target: str, rev: str | None = None, *, reviewed: str | None = None,
-                 limits: Limits | None = None, repo_url: str | None = None) -> Report:
+                 limits: Limits | None = None, repo_url: str | None = None,
+                 use_cache: bool = False, previous: Path | None = None) -> Report:
+    """Score TARGET at REV. With use_cache, a commit already scored under the same dids version,
+    rubric and probe code is read back (no indexing, no probes) and the re-audit log is filled
+    from earlier cached commits; PREVIOUS (a saved JSON report) fills it instead."""
     snapshot = acquire(target, rev)
-    index = build_index(snapshot, limits)
-    return score_index(index, reviewed=reviewed, repo_url=repo_url)
+    report = score_snapshot(snapshot, limits=limits, repo_url=repo_url, use_cache=use_cache)
+    if reviewed:
+        report = report.model_copy(update={"reviewed": reviewed})
+    from .diff import entries_from_cache, entry_from_previous
+
+    if previous is not None:
+        log = [entry_from_previous(report, previous)]
+    elif use_cache:
+        log = entries_from_cache(report, snapshot.git_dir, report.repo_url)
+    else:
+        log = []
+    return report.model_copy(update={"reaudit_log": log}) if log else report
+
+
+def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
+                   repo_url: str | None = None, use_cache: bool = False) -> Report:
+    """The Report of one pinned commit, from the result cache when allowed and present."""
+    from . import cache
+
+    url = repo_url or snapshot.url
+    use_cache = use_cache and limits is None  # custom limits give a different index
+    if use_cache:
+        hit = cache.load(url, snapshot.commit)
+        if hit is not None:
+            return hit
+    report = score_index(build_index(snapshot, limits), repo_url=repo_url)
+    if use_cache:
+        cache.store(report, url)
+    return report
 
 
 def score_index(index: RepoIndex, *, reviewed: str | None = None,
@@ -34,6 +67,7 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
     name, what = describe(index, url)
     surf, tools = surface(index, findings)
     assessed = [r for r in results if r.assessed]
+    r2 = _rule_of_two(ctx)
     report = Report(
         schema="dids.report/1",
         repo_url=url,
@@ -49,6 +83,7 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         band=rubric.band(total),
         summary=_summary(name, results, total),
         critical_gaps=_critical_gaps(results, rubric),
+        rule_of_two=r2,
         improvements=improvements(results, rubric),
         limitations=_limitations(index, results),
         tools=tools,
@@ -77,7 +112,26 @@ def _summary(name: str, results, total: float) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _rule_of_two(ctx: Context) -> dict:
+    from .criteria.c5_untrusted import rule_of_two
+
+    legs = rule_of_two(ctx)
+
+    def text(ev, none: str) -> str:
+        if not ev:
+            return none
+        return "; ".join(f"{e.claim.rstrip('.')} ({e.location.label()})" for e in ev[:2]
+                         if e.location) or none
+    return {
+        "A": text(legs["A"], "no untrusted-input source found"),
+        "B": text(legs["B"], "no sensitive data in reach found"),
+        "C": text(legs["C"], "no unattended egress or state change found"),
+        "same_session": "Yes" if legs["same"] else "No",
+    }
+
+
 def _critical_gaps(results, rubric) -> list[dict]:
+    """L0 strength or blast radius in the default configuration, biggest score lift first."""
     gaps = []
     for r in results:
         if not r.assessed or r.levels is None:
@@ -85,11 +139,17 @@ def _critical_gaps(results, rubric) -> list[dict]:
         cfg = next(c for c in r.assessment.configurations if not c.opt_in)
         for d in "SB":
             dim = cfg.dims[d]
-            if dim.level == 0 and any(e.path for e in dim.evidence):
-                cites = "; ".join(f"`{e.path}:{e.start_line}`" for e in dim.evidence if e.path)
+            located = [e for e in dim.evidence if e.path]
+            if dim.level == 0 and located:
+                capped = 1 if any(c != "G1" for c in cfg.caps) else 0
+                lift = rubric.dimensions[d].weight * 2 / 400  # to L2, before caps
                 gaps.append({"criterion": r.id, "dimension": d, "text": dim.summary,
-                             "tags": ", ".join(r.threats), "cites": cites})
+                             "tags": ", ".join(r.threats), "evidence": located[:3],
+                             "rank": (-capped, -lift, int(r.id[1:]))})
                 break
+    gaps.sort(key=lambda g: g["rank"])
+    for g in gaps:
+        del g["rank"]
     return gaps
 
 

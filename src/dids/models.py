@@ -5,7 +5,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, with_config
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 DIMENSIONS = ("S", "C", "D", "B")
 CRITERIA = tuple(f"C{i}" for i in range(1, 11))
@@ -159,6 +160,18 @@ class Tool(Frozen):
     requires_approval: bool | None = None
 
 
+@with_config(ConfigDict(extra="allow"))
+class CriticalGap(TypedDict, total=False):
+    """One "Critical gaps" line. A plain dict (renderers and the gate add keys), typed so that a
+    cached report's evidence comes back as Evidence, not as dicts."""
+
+    criterion: str
+    dimension: str
+    text: str
+    tags: str
+    evidence: list[Evidence]
+
+
 class Report(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -176,7 +189,7 @@ class Report(BaseModel):
     score: float
     band: str
     summary: str
-    critical_gaps: list[dict] = Field(default_factory=list)
+    critical_gaps: list[CriticalGap] = Field(default_factory=list)
     rule_of_two: dict = Field(default_factory=dict)
     improvements: list[Improvement] = Field(default_factory=list)
     reaudit_log: list[str] = Field(default_factory=list)

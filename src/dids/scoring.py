@@ -83,6 +83,10 @@ def total_score(results: list[CriterionResult]) -> float:
     return round(hundredths / 100, 1)
 
 
+# which dimension's step removes the condition behind a criterion cap
+_CAP_LIFTERS = {"C2-POWERBYPASS": "DC", "C5-WORSTCASE": "B", "C1-SELFESC": "D", "C6-REPOCONFIG": "D"}
+
+
 def improvements(results: list[CriterionResult], rubric: Rubric, top: int = 5) -> list[Improvement]:
     """Single-dimension one-level steps, ranked by delta then by caps the step would lift."""
     cands: list[tuple[float, int, int, Improvement]] = []
@@ -101,9 +105,7 @@ def improvements(results: list[CriterionResult], rubric: Rubric, top: int = 5) -
             if cur >= 4:
                 continue
             delta = rubric.dimensions[d].weight / 100 * 1 / 4
-            lifted = 0
-            if target_cfg.cap and target_cfg.cap != "G1":
-                lifted = 1 if d in ("D", "C") else 0
+            lifted = sum(1 for c in assess.caps if d in _CAP_LIFTERS.get(c, ""))
             ev = assess.dims[d].evidence
             where = None
             for e in ev:

@@ -43,6 +43,16 @@ def surface(index: RepoIndex, findings: Findings) -> tuple[dict[str, str], list[
                          ("external_communication", "external_comm")):
             if cap in caps:
                 out[key] = "yes"
-    if "credentials" in caps or findings["secrets.deploy_env"]:
+    if "credentials" in caps or findings["secrets.deploy_env"] or findings["identity.ambient"]:
         out["external_credentials"] = "yes"
+    out["persistent_memory"] = "yes" if (findings["memory.model_write"] or
+                                         findings["memory.extraction"]) else "no"
+    if findings["untrusted.source"] or "network" in caps:
+        out["untrusted_input"] = "yes"
+    if findings["ext.remote_code"]:
+        out["third_party_extensions"] = "yes"
+    elif findings["ext.mcp_stdio"] or findings["ext.loader"]:
+        out["third_party_extensions"] = "opt-in"
+    else:
+        out["third_party_extensions"] = "no"
     return out, tools

@@ -80,7 +80,8 @@ def not_assessed(cid: str) -> CriterionAssessment:
 
 
 def assess_all(ctx: Context) -> list[CriterionAssessment]:
-    from . import c3_scoping, c4_isolation, c8_secrets, c10_limits  # noqa: F401
+    from . import (c1_identity, c2_approval, c3_scoping, c4_isolation, c5_untrusted,  # noqa: F401
+                   c6_memory, c7_extensions, c8_secrets, c9_audit, c10_limits)
 
     out = []
     for cid in CRITERIA:

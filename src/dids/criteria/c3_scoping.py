@@ -69,7 +69,7 @@ def assess(ctx: Context) -> CriterionAssessment:
         bl, btext = 1, "An HTTP tool can reach any destination the process can reach."
     else:
         bl, btext = 2, "Tool reach is bounded by typed arguments and destination checks."
-    b.set("B", min(bl, s + 1), btext, raw_exec[:1] + raw_url[:2] or tools[:1])
+    b.set("B", min(bl, s + 1), btext, raw_exec[:2] or raw_url[:2] or tools[:1])
     summary = (f"dids found {len(tools)} registered tools ({len(raw_exec)} passing raw commands, "
                f"{len(net)} with network egress, {len(raw_url)} taking a free URL); "
                f"{len(typed)} declare typed arguments; {len(ssrf)} destination checks and "

@@ -222,16 +222,21 @@ def extract(path: str, src: bytes) -> PyFacts:
     ]
     raw_scopes.sort(key=lambda x: (x[0].start_byte, -x[0].end_byte))
     stack: list[tuple[int, int, str, str]] = []
+    parents: list[int] = []  # index in scopes of each scope's innermost enclosing scope, or -1
+    stack_idx: list[int] = []
     for node, kind in raw_scopes:
         while stack and stack[-1][1] <= node.start_byte:
             stack.pop()
+            stack_idx.pop()
         name_node = node.child_by_field_name("name")
         name = _text(src, name_node) if name_node is not None else "?"
         qual = f"{stack[-1][2]}.{name}" if stack else name
         enclosing_class = stack[-1][2] if stack and stack[-1][3] == "class" else None
         entry = (node.start_byte, node.end_byte, qual, kind)
+        parents.append(stack_idx[-1] if stack_idx else -1)
         scopes.append(entry)
         stack.append(entry)
+        stack_idx.append(len(scopes) - 1)
         line, end = node.start_point[0] + 1, node.end_point[0] + 1
         if kind == "function":
             params = node.child_by_field_name("parameters")
@@ -257,20 +262,22 @@ def extract(path: str, src: bytes) -> PyFacts:
     starts = [s[0] for s in scopes]
 
     def enclosing(byte: int, want: str | None = None) -> tuple[str | None, str | None]:
-        """(function qualname, class qualname) of the innermost scopes holding byte."""
+        """(function qualname, class qualname) of the innermost scopes holding byte.
+
+        Scopes nest, so the innermost one holding byte is the last scope starting at or before
+        it or one of that scope's ancestors; from there only the ancestor chain is walked."""
         i = bisect.bisect_right(starts, byte) - 1
-        func = cls = None
+        while i >= 0 and byte >= scopes[i][1]:
+            i = parents[i]
+        func = None
         while i >= 0:
-            s, e, q, k = scopes[i]
-            if s <= byte < e:
-                if k == "function" and func is None and cls is None:
-                    func = q
-                elif k == "class" and cls is None:
-                    cls = q
-                if func is not None and cls is not None:
-                    break
-            i -= 1
-        return func, cls
+            _s, _e, q, k = scopes[i]
+            if k == "class":
+                return func, q  # the innermost class; a function outside it is not recorded
+            if func is None:
+                func = q
+            i = parents[i]
+        return func, None
 
     for call in caps.get("call", ()):
         fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")

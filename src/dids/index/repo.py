@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -57,10 +58,16 @@ class RepoIndex:
         return self._search_cache[key]
 
     def live_hits(self, patterns: list[str], *, globs: tuple[str, ...] = (),
-                  ignore_case: bool = False) -> list[Hit]:
-        """Hits in source files on code lines (not comments, docstrings, tests, docs, examples)."""
+                  ignore_case: bool = False, code_only: bool = False) -> list[Hit]:
+        """Hits in source files on code lines (not comments, docstrings, tests, docs, examples).
+
+        code_only: the match must survive removing string literals and trailing comments, for
+        patterns about code structure (comparisons, calls) rather than argv or config strings."""
         out = []
+        compiled = [re.compile(p, re.I if ignore_case else 0) for p in patterns] if code_only else []
         for h in self.search(patterns, globs=globs, ignore_case=ignore_case):
+            if code_only and not any(c.search(_strip_strings(h.text)) for c in compiled):
+                continue
             rec = self.files.get(h.path)
             if rec is None or rec.role not in ("source", "config"):
                 continue
@@ -74,6 +81,14 @@ class RepoIndex:
 
     def source_py(self) -> list[PyFacts]:
         return [self.py[p] for p in sorted(self.py)]
+
+
+_STRING = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""")
+
+
+def _strip_strings(line: str) -> str:
+    """A code line with string literals emptied and a trailing comment removed (linear time)."""
+    return _STRING.sub('""', line).split("#", 1)[0]
 
 
 def _parse_one(item: tuple[str, bytes]) -> PyFacts:
@@ -185,10 +200,12 @@ def _settings(index: RepoIndex, blobs: dict[str, bytes], wanted) -> list[Setting
             continue
         name = e.path.rsplit("/", 1)[-1]
         text = None
-        if rec.lang == "yaml" and ("compose" in name) and rec.role != "test":
+        if rec.role not in ("config", "source"):
+            continue  # compose/.env files under docs, examples or tests are not what ships
+        if rec.lang == "yaml" and ("compose" in name):
             text = blobs[e.sha].decode("utf-8", "replace")
             out.extend(compose_settings(e.path, text))
-        elif name.startswith(".env") and rec.role != "test":
+        elif name.startswith(".env"):
             text = blobs[e.sha].decode("utf-8", "replace")
             out.extend(env_file_settings(e.path, text))
     out.extend(code_settings(index))

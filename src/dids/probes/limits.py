@@ -32,12 +32,14 @@ def caps(index: RepoIndex):
             if a.scope_kind == "function" or not _CAP_NAME.match(target):
                 continue
             value = (a.value or "").strip()
-            m = re.search(r"(?:default\s*=\s*|^|\(\s*)(\d[\d_]*)\b", value)
+            m = re.search(r"(?:default\s*=\s*|^|\(\s*)(\d[\d_]*)\b", value) or re.search(
+                r"""getenv\([^,]+,\s*["']?(\d+)["']?\s*\)|environ\.get\([^,]+,\s*["']?(\d+)["']?\s*\)""", value)
             if not m:
                 continue
             seen[target] = seen.get(target, 0) + 1
-            yield finding("limits.cap", f"{target} has a shipped default of {m.group(1)}.",
-                          facts.path, a.line, name=target, value=int(m.group(1).replace("_", "")))
+            num = next(g for g in m.groups() if g)
+            yield finding("limits.cap", f"{target} has a shipped default of {num}.",
+                          facts.path, a.line, name=target, value=int(num.replace("_", "")))
         for d in facts.defs:
             for p in d.params:
                 if _CAP_NAME.match(p.name) and p.default and _NUM.match(p.default.strip()):
@@ -50,7 +52,7 @@ def caps(index: RepoIndex):
 def enforced(index: RepoIndex):
     """Places where a cap name is compared or handed to a limiter (UsageLimits, range, while)."""
     pat = r"\b(?:self\.|settings\.|config\.|cfg\.)?((?:max_(?:iterations?|steps?|turns?|requests?|tool_calls?|rounds?|loops?))|request_limit|tool_calls_limit|recursion_limit)\b\s*[<>]=?|[<>]=?\s*(?:self\.|settings\.|config\.)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|rounds?))\b|UsageLimits\(|range\(\s*(?:self\.)?[A-Za-z_.]*max_(?:iterations?|steps?|turns?)"
-    for h in index.live_hits([pat], globs=("*.py",), ignore_case=True):
+    for h in index.live_hits([pat], globs=("*.py",), ignore_case=True, code_only=True):
         if index.role(h.path) != "source":
             continue
         yield finding("limits.enforced", f"A step or tool-call cap is applied here.", h.path,

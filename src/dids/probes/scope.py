@@ -17,10 +17,10 @@ def destination(index: RepoIndex):
                     re.search(r"(validate|check|ensure)_?(url|host|destination|egress)", c.short, re.I):
                 yield finding("scope.destination", f"{c.raw}(...) checks a destination in "
                               f"{c.func or 'module scope'}.", facts.path, c.line)
-        for a in facts.assigns:
-            if re.search(r"\.is_private\b|\.is_loopback\b", a.value or ""):
-                yield finding("scope.destination", "A private-address check is computed here.",
-                              facts.path, a.line)
+    for h in index.live_hits([r"\.is_(private|loopback|link_local|reserved|multicast)\b"],
+                             globs=("*.py",), code_only=True):
+        yield finding("scope.destination", "A private-address check is applied here.", h.path,
+                      h.line)
 
 
 @probe("scope.allowlist", ("C3",), "Give each agent an explicit, empty-by-default tool list.")
@@ -35,6 +35,7 @@ def allowlist(index: RepoIndex):
                 continue
             value = (a.value or "").replace(" ", "")
             if value in ("None", "[]", "Field(default=None)", "Field(default_factory=list)",
-                         "Field(None)") or value.startswith("Field(default=None"):
+                         "Field(None)", "field(default_factory=list)") or \
+                    value.startswith("Field(default=None"):
                 yield finding("scope.allowlist", f"{a.scope}.{a.target} defaults to an empty tool "
                               "list.", facts.path, a.line, field=a.target)

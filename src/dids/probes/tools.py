@@ -10,7 +10,7 @@ from .base import finding, probe
 from .exec_paths import SPAWN
 
 _TOOL_DECORATOR = re.compile(
-    r"^(?:[\w.]*\.)?(tool|function_tool|ai_function|kernel_function|register|register_tool|"
+    r"^(?:[\w.]*\.)?(tool|tool_plain|function_tool|ai_function|kernel_function|register|register_tool|"
     r"action|skill)\b(?:\(|$)")
 _TOOL_BASE = re.compile(r"(?:^|\.)(BaseTool|Tool|StructuredTool|FunctionTool|AsyncTool)$")
 _NET = re.compile(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|socket|http\.client)\.|"

@@ -45,7 +45,11 @@ def report_dict(report: Report) -> dict:
         "surface": report.surface,
         "tools": [t.model_dump() for t in report.tools],
         "improvements": [i.model_dump() for i in report.improvements],
-        "critical_gaps": report.critical_gaps,
+        "critical_gaps": [
+            {**{k: v for k, v in g.items() if k != "evidence"},
+             "evidence": [{"path": e.path, "start_line": e.start_line, "end_line": e.end_line,
+                           "claim": e.claim} for e in g.get("evidence", [])]}
+            for g in report.critical_gaps],
         "rule_of_two": report.rule_of_two,
         "limitations": report.limitations,
         "stats": {k: v for k, v in report.stats.items() if not k.endswith("_s")},

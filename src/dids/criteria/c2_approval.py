@@ -1,0 +1,109 @@
+"""C2 approval gates: what asks a human, what the approver sees, what is gated by default."""
+
+from __future__ import annotations
+
+from ..models import CriterionAssessment, Kind
+from ..probes.base import finding
+from .base import ConfigBuilder, Context, assessor
+from .common import powerful_tools
+
+
+@assessor("C2")
+def assess(ctx: Context) -> CriterionAssessment:
+    f = ctx.findings
+    flags, regs, prompts = f["approval.flag"], f["approval.registration"], f["approval.prompt"]
+    records, hooks, modes = f["approval.record"], f["approval.hook"], f["approval.mode"]
+    undo = f["approval.reversibility"]
+    powerful = powerful_tools(ctx)
+    gated = [r for r in regs if r.data["gated"]]
+    exempt = [r for r in regs if not r.data["gated"]]
+    off_flags = [x for x in flags if x.data["asks"] is False]
+    on_flags = [x for x in flags if x.data["asks"] is True]
+    allow_modes = [m for m in modes if m.data["allow_all"]]
+    none = finding("approval.flag", "live source for approval flags, confirmation prompts, "
+                   "pre-tool gates and approval records → 0 hits.", kind=Kind.search)
+
+    # strength of the best mechanism, wherever it is
+    if records and (hooks or flags):
+        s, stext = 3, ("A gated call is persisted with its exact arguments and decided by an "
+                       "identified principal; no argument-level policy.")
+        s_ev = records[:2] + hooks[:2]
+    elif prompts or hooks or flags:
+        s, stext = 2, "A per-call confirmation exists, but decisions are not persisted with the " \
+                      "approver and exact arguments."
+        s_ev = prompts[:2] + hooks[:1] + flags[:1]
+    else:
+        s, stext, s_ev = 0, "Nothing asks a human before a tool runs.", powerful[:2] + [none]
+
+    b_level = 1 if undo else 0
+    b_text = ("Some actions can be previewed or rolled back." if undo else
+              "Approved or ungated actions execute directly; no checkpoint, dry run or undo.")
+    b_ev = undo[:2] or powerful[:2] or [none]
+
+    configs = []
+    mode_off = bool(allow_modes) and not on_flags
+    if s == 0:
+        b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)
+        b.set("S", 0, stext, s_ev)
+        b.set("C", 0, "No tool reaches a gate.", powerful[:2] or [none])
+        b.set("D", 0, "No approval exists to be on by default.", [none])
+        b.set("B", b_level, b_text, b_ev)
+        if powerful:
+            b.caps.append("C2-POWERBYPASS")
+        configs.append(b.build())
+    elif mode_off:
+        # a global mode that runs everything without asking is the default; asking is opt-in
+        b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)
+        b.set("S", 0, "The shipped mode runs every action without asking.", allow_modes[:2])
+        b.set("C", 0, "The most powerful tools run without a gate by default.",
+              exempt[:2] + powerful[:1] or allow_modes[:1])
+        b.set("D", 0, "The default mode allows everything; asking is opt-in.", allow_modes[:2])
+        b.set("B", b_level, b_text, b_ev)
+        b.caps.append("C2-POWERBYPASS")
+        configs.append(b.build())
+        alt = ConfigBuilder(ctx, "C2", "ask", "opt-in confirmation mode ("
+                            + ", ".join(m.data["key"] for m in allow_modes[:2]) + " changed)", opt_in=True)
+        alt.set("S", s, stext, s_ev)
+        alt.set("C", 1 if exempt or not gated else 2, "Only some tool types reach the prompt"
+                + (f"; {len(exempt)} tools are registered as exempt." if exempt else "."),
+                exempt[:2] + prompts[:1] or s_ev)
+        alt.set("D", 0, "Off unless the operator changes the mode.", allow_modes[:2])
+        alt.set("B", b_level, b_text, b_ev)
+        configs.append(alt.build())
+    else:
+        b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)
+        b.set("S", s, stext, s_ev)
+        if exempt and powerful:
+            c, ctext = 0, f"{len(exempt)} tools are registered exempt from approval."
+        elif gated and not off_flags:
+            c, ctext = 2, f"{len(gated)} tools are registered as requiring approval."
+        elif gated:
+            c, ctext = 1, f"Only {len(gated)} tools are flagged; the flag defaults to off for the rest."
+        elif prompts and not flags:
+            c, ctext = 1, "The prompt guards the main exec path; other tools are not covered."
+        else:
+            c, ctext = 1, "The gate can cover any tool once flagged, but no built-in tool is flagged."
+        b.set("C", min(c, s + 1), ctext, (gated[:2] + exempt[:2] + off_flags[:1]) or s_ev)
+        if off_flags and not on_flags:
+            d, dtext = 0, "The approval flag defaults to off; nothing requires approval by default."
+        elif on_flags or (prompts and not off_flags):
+            d, dtext = 2, "Approval is on by default, but a setting or flag can turn it off."
+        else:
+            d, dtext = 1, "Approval is on for part of the default path."
+        b.set("D", d, dtext, (off_flags[:2] + on_flags[:2] + prompts[:1]) or s_ev)
+        b.set("B", b_level, b_text, b_ev)
+        if powerful and (d == 0 or c == 0):
+            b.caps.append("C2-POWERBYPASS")
+        configs.append(b.build())
+
+    names = ", ".join(sorted({str(t.data["name"]) for t in powerful})[:5])
+    summary = (f"dids found {len(flags)} approval flags ({len(off_flags)} defaulting to off), "
+               f"{len(regs)} tool registrations that set the flag ({len(gated)} gated, "
+               f"{len(exempt)} exempt), {len(prompts)} confirmation prompts, {len(hooks)} pre-tool "
+               f"gates, {len(records)} persisted approval records and {len(modes)} autonomy modes"
+               + (f" ({', '.join(m.data['key'] + '=' + str(m.data['value']) for m in allow_modes[:2])})"
+                  if allow_modes else "") + ".")
+    if powerful:
+        summary += f" Powerful tools in reach by default include {names}."
+    return CriterionAssessment(criterion="C2", assessed=True, summary=summary,
+                               configurations=tuple(configs))

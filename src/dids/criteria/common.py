@@ -1,0 +1,23 @@
+"""Facts several assessors share: powerful tools, the default tool set, Rule-of-Two legs."""
+
+from __future__ import annotations
+
+from .base import Context
+
+
+def tool_caps(t) -> set[str]:
+    return set(str(t.data["capabilities"]).split(","))
+
+
+def powerful_tools(ctx: Context):
+    """Tools that execute code, reach the network or write to external systems."""
+    return [t for t in ctx.findings["tools.inventory"]
+            if tool_caps(t) & {"exec", "network", "external_comm"}]
+
+
+def empty_default_toolset(ctx: Context) -> bool:
+    return bool(ctx.findings["scope.allowlist"])
+
+
+def leaky_spawns(ctx: Context):
+    return [s for s in ctx.findings["exec.spawn"] if s.data["env"] in ("full", "inherit", "filtered")]

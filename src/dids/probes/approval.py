@@ -1,0 +1,144 @@
+"""C2 approval family: approval flags and their defaults, prompts, persisted decisions, autonomy
+modes, and reversibility (checkpoints, dry runs, undo)."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.repo import RepoIndex
+from ..index.settings import defaults_for
+from .base import finding, probe
+
+FLAG = re.compile(r"^(requires?_approval|needs?_approval|require_confirmation|requires_confirmation|"
+                  r"confirmation_required|ask_before_run|human_approval|approval_required|"
+                  r"tool_approvals|auto_run|auto_approve|yolo|always_approve)$", re.I)
+# flags whose True value means "do not ask"
+_INVERTED = re.compile(r"auto_run|auto_approve|yolo|always_approve", re.I)
+_PROMPT_CALL = re.compile(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|typer\.confirm|"
+                          r"questionary\.confirm|inquirer\.confirm|rich\.prompt\.Confirm\.ask)$")
+_PROMPT_CONTEXT = re.compile(r"approv|confirm|allow|permit|run this|execute|proceed|y/n|\[y", re.I)
+_MODE_KEY = re.compile(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
+                       r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
+_ALLOW_ALL = re.compile(r"high|full|auto|yolo|allow|bypass|never|trust|true|1|on|dangerous", re.I)
+
+
+@probe("approval.flag", ("C2",), "Default the approval flag to on for powerful tools.")
+def flags(index: RepoIndex):
+    """Approval flags as parameters, fields and dict lookups, with the default they ship with."""
+    for facts in index.source_py():
+        for d in facts.defs:
+            for p in d.params:
+                if FLAG.match(p.name) and p.default is not None:
+                    yield _flag(facts.path, d.line, p.name, p.default, f"{d.name}() parameter")
+        for a in facts.assigns:
+            name = a.target.split(".")[-1]
+            if a.scope_kind == "class" and FLAG.match(name) and a.value:
+                value = a.value
+                m = re.search(r"default\s*=\s*([^,)]+)", value)
+                yield _flag(facts.path, a.line, name, m.group(1) if m else value, f"{a.scope} field")
+        for c in facts.calls:
+            if c.short == "get" and len(c.args) == 2 and re.match(
+                    r"""^['"]""" + FLAG.pattern.strip("^$").replace("(?i)", "") + r"""['"]$""",
+                    c.args[0], re.I):
+                yield _flag(facts.path, c.line, c.args[0].strip("'\""), c.args[1],
+                            "lookup with a fallback")
+
+
+def _flag(path, line, name, default, where):
+    v = default.strip()
+    asks = None
+    if v in ("True", "true", "1"):
+        asks = not _INVERTED.search(name)
+    elif v in ("False", "false", "0", "None", "{}", "dict()", "[]"):
+        asks = bool(_INVERTED.search(name)) if v in ("False", "false", "0") else False
+    return finding("approval.flag", f"{name} ({where}) defaults to {v}, so approval is "
+                   f"{'on' if asks else 'off' if asks is False else 'undetermined'} by default.",
+                   path, line, name=name, default=v, asks=asks)
+
+
+@probe("approval.registration", ("C2",), "Register powerful tools with approval required.")
+def registrations(index: RepoIndex):
+    """Tool registrations that pass an approval flag explicitly (True gates; False exempts)."""
+    for facts in index.source_py():
+        for d in facts.defs:
+            for dec in d.decorators:
+                m = re.search(r"\b(requires?_approval|needs?_approval|require_confirmation)\s*=\s*(True|False)", dec)
+                if m:
+                    yield finding("approval.registration", f"Tool {d.name} is registered with "
+                                  f"{m.group(1)}={m.group(2)}.", facts.path, d.line, tool=d.name,
+                                  gated=m.group(2) == "True")
+        for c in facts.calls:
+            for k, v in c.kwargs:
+                if re.match(r"^(requires?_approval|needs?_approval)$", k) and v.strip() in ("True", "False") \
+                        and re.search(r"tool|register|Tool", c.callee):
+                    yield finding("approval.registration", f"{c.raw}(...) registers a tool with "
+                                  f"{k}={v.strip()}.", facts.path, c.line, tool=c.raw,
+                                  gated=v.strip() == "True")
+
+
+@probe("approval.prompt", ("C2",), "Ask a human, showing the exact command, before it runs.")
+def prompts(index: RepoIndex):
+    """Interactive confirmation prompts (input/Confirm.ask/click.confirm) about running actions."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if not _PROMPT_CALL.match(c.callee):
+                continue
+            text = " ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or "")
+            if _PROMPT_CONTEXT.search(text):
+                yield finding("approval.prompt", f"{c.raw}(...) asks the user to confirm in "
+                              f"{c.func or 'module scope'}.", facts.path, c.line, func=c.func or "")
+
+
+@probe("approval.record", ("C2", "C9"), "Persist the exact tool call and who approved it.")
+def records(index: RepoIndex):
+    """Approval records: classes holding the tool call's arguments and the deciding principal."""
+    for facts in index.source_py():
+        for cls in facts.classes:
+            if not re.search(r"approv|decision|permission", cls.name, re.I):
+                continue
+            fields = {a.target for a in facts.assigns if a.scope == cls.qualname}
+            has_args = any(re.search(r"args|arguments|input|params", f) for f in fields)
+            has_actor = any(re.search(r"approved_by|decided_by|approver|reviewer|user_id|actor", f)
+                            for f in fields)
+            has_tool = any(re.search(r"tool", f) for f in fields)
+            if has_args and has_actor and has_tool:
+                yield finding("approval.record", f"{cls.name} stores the tool call's arguments and "
+                              "who decided.", facts.path, cls.line, cls=cls.name)
+
+
+@probe("approval.hook", ("C2",), "Route every tool call through one pre-execution gate.")
+def hooks(index: RepoIndex):
+    """Pre-tool gates that can deny or defer a call (permission decisions, deferred requests)."""
+    pat = [r"""["']permissionDecision["']\s*:\s*["'](deny|ask)["']""", r"\bDeferredToolRequests\b",
+           r"\bApprovalRequired\b", r"\binterrupt\(\s*\{", r"\bHumanInTheLoop\w*\("]
+    for h in index.live_hits(pat, globs=("*.py",)):
+        yield finding("approval.hook", "A pre-tool gate can deny or defer the call here.", h.path,
+                      h.line)
+
+
+@probe("approval.mode", ("C2",), "Ship the cautious autonomy mode as the default.")
+def modes(index: RepoIndex):
+    """Autonomy/approval modes and the value they default to."""
+    seen = set()
+    for s in index.settings:
+        if not _MODE_KEY.search(s.key) or s.key in seen or (s.value is None):
+            continue
+        seen.add(s.key)
+        best = defaults_for(index.settings, s.key)[0]
+        v = (best.value or "")
+        allow_all = bool(_ALLOW_ALL.search(v.split(".")[-1]))
+        yield finding("approval.mode", f"{best.key} defaults to {v!r}"
+                      + (", a mode that runs actions without asking." if allow_all else "."),
+                      best.path, best.line, key=best.key, value=v, allow_all=allow_all)
+
+
+@probe("approval.reversibility", ("C2",), "Checkpoint or preview consequential actions.")
+def reversibility(index: RepoIndex):
+    """Checkpoints, dry runs, previews and undo that something calls."""
+    names = {d.name for f in index.source_py() for d in f.defs
+             if re.search(r"(create|take|save|make|restore)_?(checkpoint|snapshot)|dry_?run|\bundo|revert_(change|edit|file|action)", d.name, re.I)}
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short in names:
+                yield finding("approval.reversibility", f"{c.raw}(...) makes an action reversible "
+                              "or previewable.", facts.path, c.line, fn=c.short)

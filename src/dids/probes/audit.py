@@ -1,0 +1,82 @@
+"""C9 audit family: per-action records, their durability, attribution and failure handling."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.repo import RepoIndex
+from .base import finding, probe
+
+_RECORD_FN = re.compile(r"(record|append|log|write|persist|emit)_?(tool|action|intent|audit|event|call)", re.I)
+
+
+_DURABLE = re.compile(r"(start|execute)_?(child_)?workflow|_execute_\w*workflow|record|persist|append", re.I)
+
+
+@probe("audit.record", ("C9",), "Write a structured record of every tool call, arguments included.")
+def records(index: RepoIndex):
+    """Functions that persist tool-call records (name + arguments) and their callers."""
+    defs = {}
+    for facts in index.source_py():
+        for d in facts.defs:
+            if _RECORD_FN.search(d.name) and any(re.search(r"tool|action|name", p.name) for p in d.params) \
+                    and any(re.search(r"arg|input|param|payload", p.name) for p in d.params):
+                defs[d.name] = (facts.path, d.line)
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short in defs and (c.func or "").split(".")[-1] != c.short:
+                yield finding("audit.record", f"{c.raw}(...) records a tool call with its "
+                              "arguments.", facts.path, c.line, fn=c.short)
+            elif _DURABLE.search(c.short) and any("tool_call_id" in v for _, v in c.kwargs):
+                yield finding("audit.record", f"{c.raw}(...) runs the tool call as a durable, "
+                              "recorded execution keyed by its tool-call id.", facts.path, c.line,
+                              fn=c.short)
+
+
+@probe("audit.decorator", ("C9",), "Audit control-plane changes too.")
+def decorator(index: RepoIndex):
+    """Audit decorators applied to functions."""
+    for facts in index.source_py():
+        for d in facts.defs:
+            if any(re.match(r"^(\w+\.)?audit(_log|ed|_event)?\b", dec) for dec in d.decorators):
+                yield finding("audit.decorator", f"{d.name} is wrapped by an audit decorator.",
+                              facts.path, d.line)
+
+
+@probe("audit.fsync", ("C9",), "Flush the intent record before the action runs.")
+def fsync(index: RepoIndex):
+    """os.fsync in live code."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.callee == "os.fsync":
+                yield finding("audit.fsync", "Records are fsynced.", facts.path, c.line,
+                              func=c.func or "")
+
+
+@probe("audit.swallow", ("C9",), "Surface audit-write failures instead of swallowing them.")
+def swallow(index: RepoIndex):
+    """Audit/record functions whose failures are logged at debug level or passed over."""
+    for facts in index.source_py():
+        for d in facts.defs:
+            if not re.search(r"audit|record|wal|journal|trail", d.name + (d.cls or ""), re.I):
+                continue
+            lines = [index.line(facts.path, i) for i in range(d.line, min(d.end_line, d.line + 200) + 1)]
+            for i, text in enumerate(lines):
+                if re.match(r"\s*except\b", text):
+                    nxt = " ".join(lines[i + 1:i + 3])
+                    level = "debug" if re.search(r"\.debug\(|^\s*pass\b|\bpass$", nxt.strip()) \
+                        else "warning" if re.search(r"\.(warning|warn|error|exception)\(", nxt) else None
+                    if level:
+                        yield finding("audit.swallow", f"A failure in {d.name} is caught and "
+                                      + ("dropped silently." if level == "debug" else
+                                         "logged, and the action goes on."),
+                                      facts.path, d.line + i, level=level, fn=d.name)
+                        break
+
+
+@probe("audit.tamper", ("C9",), "Make the audit trail tamper-evident.")
+def tamper(index: RepoIndex):
+    """Hash chains, HMACs or append-only stores on audit records."""
+    pat = r"\b(prev_hash|previous_hash|hash_chain|merkle|object_lock|append_only|WORM)\b"
+    for h in index.live_hits([pat], globs=("*.py",), code_only=True):
+        yield finding("audit.tamper", "Audit records are chained or write-once here.", h.path, h.line)

@@ -1,0 +1,78 @@
+"""C7 extensions family: MCP servers, plugins, custom code: pinning, integrity, environment."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.repo import RepoIndex
+from .base import finding, probe
+from .exec_paths import _FULL_ENV
+
+
+@probe("ext.mcp_stdio", ("C7",), "Start MCP servers with only their own configuration in the env.")
+def mcp_stdio(index: RepoIndex):
+    """Local MCP servers started as processes, and the environment they get."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short in ("StdioServerParameters", "stdio_client", "StdioServerParams", "MCPServerStdio"):
+                env = c.kw("env")
+                kind = "inherit" if env is None else ("full" if _FULL_ENV.search(env.strip()) else "constructed")
+                yield finding("ext.mcp_stdio", f"{c.raw}(...) launches an MCP server with "
+                              + {"inherit": "the default environment", "full": "the full parent environment",
+                                 "constructed": "an environment built for it"}[kind] + ".",
+                              facts.path, c.line, env=kind)
+    # MCP server configurations handed to an agent SDK as data
+    for h in index.live_hits([r"""["']type["']\s*:\s*["']stdio["']""", r"""["']mcpServers["']"""],
+                             globs=("*.py",)):
+        yield finding("ext.mcp_stdio", "An MCP server configuration is built for the agent here.",
+                      h.path, h.line, env="unknown")
+
+
+@probe("ext.pin", ("C7",), "Pin extension versions with hashes in a lock.")
+def pin(index: RepoIndex):
+    """Lock models or checks that pin extension code to versions and fingerprints."""
+    for facts in index.source_py():
+        for cls in facts.classes:
+            if not re.search(r"lock|pin|manifest", cls.name, re.I):
+                continue
+            fields = {a.target for a in facts.assigns if a.scope == cls.qualname}
+            if any(re.search(r"version|origins", f) for f in fields) and \
+                    any(re.search(r"fingerprint|sha|digest|hash|integrity", f) for f in fields):
+                yield finding("ext.pin", f"{cls.name} pins extension versions with fingerprints.",
+                              facts.path, cls.line, cls=cls.name)
+
+
+@probe("ext.signature", ("C7",), "Verify signatures of downloaded extension code.")
+def signature(index: RepoIndex):
+    """Signature verification of downloaded code (ECDSA/Ed25519/GPG/sigstore)."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short == "verify" and re.search(r"ecdsa|ed25519|public_key|pubkey|key|sig|gpg|sigstore",
+                                                  c.raw + " ".join(c.args), re.I):
+                yield finding("ext.signature", f"{c.raw}(...) verifies a signature.", facts.path,
+                              c.line)
+
+
+@probe("ext.remote_code", ("C7",), "Never fetch and run unpinned code at run time.")
+def remote_code(index: RepoIndex):
+    """Run-time installs or loads of remote code: trust_remote_code, npx -y, pip install, hub tools."""
+    pat = [r"trust_remote_code\s*=\s*True", r"""["']npx["']\s*,\s*["']-y["']|npx -y """,
+           r"\bload_tool\(|\bfrom_hub\(|\bfrom_space\("]
+    for h in index.live_hits(pat, globs=("*.py",)):
+        yield finding("ext.remote_code", "Remote code is fetched or installed at run time here.",
+                      h.path, h.line)
+
+
+@probe("ext.loader", ("C7",), "Load extension code in its own confined process.")
+def loader(index: RepoIndex):
+    """Extension code loaded in-process or put on a child's import path."""
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.callee in ("importlib.import_module", "importlib.util.spec_from_file_location") and \
+                    c.args and not re.match(r"""^f?["'][\w.]+["']$""", c.args[0]):
+                yield finding("ext.loader", f"{c.raw}(...) imports code named at run time.",
+                              facts.path, c.line, how="import")
+        for a in facts.assigns:
+            if re.search(r"""\[\s*["']PYTHONPATH["']\s*\]""", a.target):
+                yield finding("ext.loader", "Extension artifacts are put on a child's PYTHONPATH.",
+                              facts.path, a.line, how="pythonpath")

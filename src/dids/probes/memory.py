@@ -1,0 +1,88 @@
+"""C6 memory & configuration family: model-written memory, re-injection, repo-local config."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.repo import RepoIndex
+from ..index.settings import defaults_for
+from .base import finding, probe
+
+_MEMORY_TOOL = re.compile(r"^(remember|save_memory|add_memory|store_memory|write_memory|"
+                          r"memory_(write|add|save|remember|store|update|insert|append)|update_memory|"
+                          r"core_memory_\w+|archival_memory_insert)$", re.I)
+_REPO_CONFIG = [r"""["'](\.mcp\.json|mcp\.json|\.claude/settings(\.local)?\.json|\.cursor/mcp\.json|"""
+                r"""\.vscode/mcp\.json|hooks\.json|AGENTS\.md|CLAUDE\.md|\.cursorrules|\.?\w+rc\.(ya?ml|json|toml))["']""",
+                r"""setting_sources\s*=\s*\[[^\]]*["'](project|local)["']"""]
+
+
+@probe("memory.model_write", ("C6",), "Gate model-initiated memory writes and tag their source.")
+def model_write(index: RepoIndex):
+    """Tools through which the model writes long-term memory."""
+    from .tools import _decorated_tools
+
+    for facts in index.source_py():
+        for d, _dec, _ in _decorated_tools(facts):
+            if _MEMORY_TOOL.match(d.name):
+                yield finding("memory.model_write", f"Tool {d.name} lets the model write memory.",
+                              facts.path, d.line, tool=d.name)
+
+
+@probe("memory.extraction", ("C6",), "Do not distil memories from untrusted transcripts unreviewed.")
+def extraction(index: RepoIndex):
+    """Automatic memory extraction passes that something calls."""
+    names = {d.name for f in index.source_py() for d in f.defs
+             if re.search(r"extract_?(memor|fact|durable)|(memory|memories)_extract|summari[sz]e_to_memory", d.name, re.I)}
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short in names:
+                yield finding("memory.extraction", f"{c.raw}(...) extracts memories automatically.",
+                              facts.path, c.line)
+
+
+@probe("memory.inject", ("C6",), "Present stored memories as data, not as instructions.")
+def inject(index: RepoIndex):
+    """Prompt builders that read the memory store into the model's context."""
+    for facts in index.source_py():
+        for d in facts.defs:
+            calls = [c for c in facts.calls if c.func == d.qualname]
+            reads = [c for c in calls if re.search(r"memor", c.raw + " ".join(c.args), re.I)
+                     and re.search(r"read|load|get|search|render|format|recall|retrieve|list", c.short, re.I)]
+            if not reads:
+                continue
+            named = re.search(r"prompt|system|context|instructions", d.name, re.I)
+            body = (index.line(facts.path, i) for i in range(d.line, min(d.end_line, d.line + 150) + 1)
+                    if facts.is_code_line(i))
+            if named or any(re.search(r"""["']system["']|system_prompt|SystemMessage""", t) for t in body):
+                yield finding("memory.inject", f"{d.name}() puts stored memories into the "
+                              "model's context.", facts.path, d.line, fn=d.name)
+
+
+@probe("memory.repo_config", ("C6",), "Never load agent configuration from the workspace unprompted.")
+def repo_config(index: RepoIndex):
+    """Agent configuration files read from the workspace or project (MCP servers, hooks, rules)."""
+    for h in index.live_hits(_REPO_CONFIG, globs=("*.py",)):
+        yield finding("memory.repo_config", "Agent configuration is read from a project file here.",
+                      h.path, h.line)
+
+
+@probe("memory.config_scope", ("C6",), "Load agent settings only from the operator's scope.")
+def config_scope(index: RepoIndex):
+    """Agent SDK settings restricted to the user scope."""
+    for h in index.live_hits([r"""setting_sources\s*=\s*\[\s*["']user["']\s*\]"""], globs=("*.py",)):
+        yield finding("memory.config_scope", "Agent settings load only from the user scope.",
+                      h.path, h.line)
+
+
+@probe("memory.rls", ("C6",), "Turn row-level isolation on by default.")
+def rls(index: RepoIndex):
+    """Row-level security settings and their default."""
+    seen = set()
+    for s in index.settings:
+        if re.search(r"RLS|ROW_LEVEL", s.key, re.I) and s.key not in seen:
+            seen.add(s.key)
+            best = defaults_for(index.settings, s.key)[0]
+            off = (best.value or "").split(".")[-1].strip().lower() in ("off", "false", "0", "", "none", "disabled")
+            yield finding("memory.rls", f"{best.key} defaults to {best.value!r}"
+                          + (" (row-level isolation off)." if off else "."), best.path, best.line,
+                          on=not off)

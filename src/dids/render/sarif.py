@@ -1,0 +1,184 @@
+"""SARIF 2.1.0: one rule per criterion (C1..C10), one result per gap.
+
+A gap is a dimension below L2 on the criterion's counted configuration; the result is located at
+the gap's first evidence with a path (other cited locations become relatedLocations). The
+partialFingerprints leave line numbers out, so a gap keeps its identity when code moves. The total
+score, band and per-criterion levels are in run.properties. Output is deterministic byte for byte.
+
+Waivers and suppression comments appear as `suppressions`: under review (a claim, not applied) in
+`dids score`, accepted in `dids gate`, rejected when expired.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+from .. import __version__
+from ..models import CRITERIA, Report
+from ..rubric import load_rubric
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+FINGERPRINT = "didsGap/v1"
+
+
+def _rule(cid: str, rubric) -> dict:
+    crit = rubric.criteria[cid]
+    pb = rubric.playbooks.get(crit.playbook)
+    improvements = " ".join(f"{d}: {t}" for d, t in crit.improvements.items())
+    help_text = (f"{crit.question} Playbook {crit.playbook}"
+                 + (f" ({pb.title})" if pb else "") + f". {improvements}")
+    name = re.sub(r"[^A-Za-z0-9]+", " ", crit.title).title().replace(" ", "")
+    return {
+        "id": cid,
+        "name": name,
+        "shortDescription": {"text": f"{cid} {crit.title}"},
+        "fullDescription": {"text": crit.question},
+        "help": {"text": help_text},
+        "defaultConfiguration": {"level": "warning"},
+        "properties": {"tags": ["security", "defense-in-depth", *crit.threats],
+                       "playbook": crit.playbook},
+    }
+
+
+def _location(e: dict, message: str | None = None, ident: int | None = None) -> dict:
+    region: dict = {}
+    if e.get("start_line"):
+        region = {"startLine": e["start_line"], "endLine": e.get("end_line") or e["start_line"]}
+    loc: dict = {"physicalLocation": {"artifactLocation": {"uri": _uri(e["path"]),
+                                                           "uriBaseId": "%SRCROOT%"}}}
+    if region:
+        loc["physicalLocation"]["region"] = region
+    if ident is not None:
+        loc["id"] = ident
+    if message:
+        loc["message"] = {"text": message}
+    return loc
+
+
+def _uri(path: str) -> str:
+    return "".join(c if c.isalnum() or c in "-._~/" else "%{:02X}".format(ord(c))
+                   if ord(c) < 128 else c for c in path)
+
+
+def _repo_uri(url: str) -> str | None:
+    if re.match(r"^[a-z][a-z0-9+.-]*://", url):
+        return url
+    if url.startswith("/"):
+        return Path(url).as_uri()
+    return None
+
+
+def _suppression(w, status: str) -> dict:
+    s = {"kind": "inSource" if w.origin == "comment" else "external", "status": status,
+         "justification": f"{w.reason}: {w.justification}",
+         "properties": {"reason": w.reason, "owner": w.owner, "expires": w.expires.isoformat(),
+                        "declaredAt": w.where}}
+    if w.origin == "comment":
+        s["location"] = _location({"path": w.path, "start_line": w.line, "end_line": w.line})
+    return s
+
+
+def render_sarif(report: Report, claims=None, *, applied: bool = False,
+                 today: date | None = None, baseline: dict | None = None) -> str:
+    """SARIF of REPORT. CLAIMS (gate.Claims) adds suppressions: `underReview` unless APPLIED
+    (`dids gate`), where unexpired ones are `accepted` and expired ones `rejected`. BASELINE
+    (a report view) sets each result's baselineState."""
+    from ..gate.gaps import counted, current_view, evidence_key, gaps
+
+    rubric = load_rubric()
+    view = current_view(report)
+    today = today or date.today()
+    rules = [_rule(cid, rubric) for cid in CRITERIA]
+    base_gaps = None
+    if baseline is not None:
+        base_gaps = {(g.criterion, g.dimension): g for g in gaps(baseline)}
+    results = []
+    for g in gaps(view):
+        located = g.located
+        related = [e for e in g.evidence if e.get("path") and e is not located]
+        searches = [e for e in g.evidence if not e.get("path")]
+        where = "alternative" if g.opt_in else "default"
+        text = (f"{g.criterion} {g.title}: {g.dimension} is L{g.level} on the counted "
+                f"{where} configuration ({g.configuration}); L2 is the gap threshold. "
+                f"{g.summary} To reach the next level: {g.next_level}").strip()
+        if searches:
+            text += " Searched: " + "; ".join(e["claim"] for e in searches)
+        res: dict = {
+            "ruleId": g.criterion,
+            "ruleIndex": CRITERIA.index(g.criterion),
+            "kind": "fail",
+            "level": "error" if g.level == 0 else "warning",
+            "message": {"text": " ".join(text.split())},
+            "partialFingerprints": {FINGERPRINT: g.fingerprint},
+            "properties": {
+                "criterion": g.criterion, "dimension": g.dimension, "level": g.level,
+                "configuration": g.configuration, "optIn": g.opt_in,
+                "evidence": [{"probe": e.get("probe"), "path": e.get("path"),
+                              "startLine": e.get("start_line"), "kind": e.get("kind"),
+                              "claim": e.get("claim")} for e in g.evidence],
+            },
+        }
+        if located:
+            res["locations"] = [_location(located, located.get("claim"))]
+        else:  # only searches back this dimension: locate at the criterion's other evidence
+            c = next(x for x in view["criteria"] if x["id"] == g.criterion)
+            near = next((e for e in c["evidence"] if e.get("path")), None)
+            if near:
+                res["locations"] = [_location(near, "No evidence for this dimension is located; "
+                                              f"nearest {g.criterion} evidence: {near['claim']}")]
+        if related:
+            res["relatedLocations"] = [_location(e, e.get("claim"), i)
+                                       for i, e in enumerate(related, 1)]
+        if claims is not None:
+            c = next(x for x in view["criteria"] if x["id"] == g.criterion)
+            cfg = counted(c)
+            ev = [e for e in c["evidence"] if cfg and e["configuration"] == cfg["name"]
+                  and e["dimension"] == g.dimension]
+            sup = []
+            for w in claims.waivers:
+                if not w.covers(g.criterion, g.dimension, ev):
+                    continue
+                status = ("rejected" if w.expired(today) else "accepted") if applied \
+                    else "underReview"
+                sup.append(_suppression(w, status))
+            if sup:
+                res["suppressions"] = sup
+        if base_gaps is not None:
+            old = base_gaps.get((g.criterion, g.dimension))
+            if old is None:
+                res["baselineState"] = "new"
+            elif old.level == g.level and sorted(map(evidence_key, old.evidence)) == \
+                    sorted(map(evidence_key, g.evidence)):
+                res["baselineState"] = "unchanged"
+            else:
+                res["baselineState"] = "updated"
+        results.append(res)
+    run: dict = {
+        "tool": {"driver": {"name": "dids", "version": __version__,
+                            "semanticVersion": __version__,
+                            "rules": rules}},
+        "automationDetails": {"id": f"dids/{report.commit}"},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+        "properties": {
+            "schema": "dids.report/1",
+            "repository": report.repo_url,
+            "commit": report.commit,
+            "score": report.score,
+            "maxScore": 10.0,
+            "band": report.band,
+            "criteria": {c["id"]: {"title": c["title"], "assessed": c["assessed"],
+                                   "levels": c["levels"], "score": c["score"],
+                                   "cap": c["cap"], "counted": c["counted"],
+                                   "confidence": c["confidence"]}
+                         for c in view["criteria"]},
+        },
+    }
+    repo = _repo_uri(report.repo_url)
+    if repo:
+        run["versionControlProvenance"] = [{"repositoryUri": repo, "revisionId": report.commit}]
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

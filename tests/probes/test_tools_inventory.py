@@ -1,0 +1,167 @@
+"""tools.inventory: decorated tools and Tool subclasses in live code, with capabilities."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import probe_findings
+
+
+def _line(src: str, needle: str) -> int:
+    """1-based line of the only line of src containing needle."""
+    hits = [i for i, t in enumerate(src.splitlines(), 1) if needle in t]
+    assert len(hits) == 1, (needle, hits)
+    return hits[0]
+
+
+TOOLS = '''import os
+import subprocess
+from pathlib import Path
+
+import httpx
+from langchain_core.tools import BaseTool, tool
+
+from .app import agent, slack_client
+
+
+@tool
+def fetch_page(url: str) -> str:
+    """Fetch a web page and return its text."""
+    return httpx.get(url, timeout=10).text
+
+
+@tool(requires_approval=True)
+def run_command(command: str, cwd: str = ".") -> str:
+    return subprocess.run(command, shell=True, cwd=cwd, capture_output=True, text=True).stdout
+
+
+@agent.tool
+def save_note(ctx, path, text: str) -> None:
+    Path(path).write_text(text)
+
+
+@tool
+def whoami() -> str:
+    return os.getenv("GITHUB_TOKEN", "")[:4]
+
+
+@tool
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+def helper(x):
+    return subprocess.run(x)
+
+
+class SlackPoster(BaseTool):
+    name: str = "slack"
+
+    def _run(self, channel: str, text: str):
+        return slack_client.chat_postMessage(channel=channel, text=text)
+'''
+
+
+def test_inventory_fires_on_decorated_tools_and_subclasses(repo):
+    found = probe_findings(repo, {"agent/tools.py": TOOLS}, "tools.inventory")
+    got = [(f.location.path, f.location.start_line, f.data["name"], f.data["registration"],
+            f.data["capabilities"], f.data["typed"], f.data["approval"]) for f in found]
+    assert got == [
+        ("agent/tools.py", _line(TOOLS, "def fetch_page"), "fetch_page", "decorator", "network",
+         True, None),
+        ("agent/tools.py", _line(TOOLS, "def run_command"), "run_command", "decorator", "exec",
+         True, "True"),
+        ("agent/tools.py", _line(TOOLS, "def save_note"), "save_note", "decorator", "fs_write",
+         False, None),
+        ("agent/tools.py", _line(TOOLS, "def whoami"), "whoami", "decorator", "credentials",
+         True, None),
+        ("agent/tools.py", _line(TOOLS, "def add"), "add", "decorator", "read_only", True, None),
+        ("agent/tools.py", _line(TOOLS, "class SlackPoster"), "SlackPoster", "subclass",
+         "external_comm", True, None),
+    ]
+    by_name = {f.data["name"]: f for f in found}
+    assert by_name["run_command"].data["params"] == "command:str,cwd:str"
+    assert by_name["save_note"].data["params"] == "ctx:?,path:?,text:str"
+    assert "helper" not in by_name  # undecorated functions are not tools
+
+
+def test_inventory_approval_false_and_open_for_write(repo):
+    src = '''from agents import function_tool
+
+
+@function_tool(needs_approval=False)
+def append_log(path: str, line: str) -> None:
+    with open(path, "a") as fh:
+        fh.write(line)
+
+
+@function_tool
+def read_log(path: str) -> str:
+    with open(path, "r") as fh:
+        return fh.read()
+'''
+    found = probe_findings(repo, {"pkg/log_tools.py": src}, "tools.inventory")
+    assert [(f.location.start_line, f.data["name"], f.data["capabilities"], f.data["approval"])
+            for f in found] == [
+        (_line(src, "def append_log"), "append_log", "fs_write", "False"),
+        (_line(src, "def read_log"), "read_log", "read_only", None),
+    ]
+
+
+def test_inventory_near_misses_do_not_fire(repo):
+    files = {
+        "tests/test_tools.py": TOOLS,  # tests are not mechanisms
+        "examples/demo_tools.py": TOOLS,  # nor examples
+        "docs/tools.md": "```python\n@tool\ndef fetch_page(url: str) -> str: ...\n```\n",
+        "agent/notes.py": '"""Register tools like this:\n\n@tool\ndef fetch_page(url): ...\n"""\n'
+                          "# @tool\n# def run_command(cmd): ...\n"
+                          "SNIPPET = '@tool\\ndef run_command(cmd): ...'\n",
+    }
+    assert probe_findings(repo, files, "tools.inventory") == []
+
+
+def test_inventory_ignores_lookalike_decorators_and_bases(repo):
+    src = '''import functools
+
+from pydantic import BaseModel
+
+from .registry import tools_registry, app
+
+
+@tools_registry
+def listed(x: int) -> int:
+    return x
+
+
+@functools.lru_cache
+def cached_tool(x: int) -> int:
+    return x
+
+
+@app.post("/tool")
+def endpoint(body: dict) -> dict:
+    return body
+
+
+class ToolConfig(BaseModel):
+    name: str
+
+
+class ToolResult(BaseModel):
+    output: str
+'''
+    assert probe_findings(repo, {"agent/registry_use.py": src}, "tools.inventory") == []
+
+
+def test_inventory_fires_on_tool_plain(repo):
+    src = """from pydantic_ai import Agent
+
+agent = Agent("openai:gpt-4o")
+
+
+@agent.tool_plain
+def roll_die() -> str:
+    return "4"
+"""
+    found = probe_findings(repo, {"agent/dice.py": src}, "tools.inventory")
+    assert [(f.location.start_line, f.data["name"]) for f in found] == [(7, "roll_die")]

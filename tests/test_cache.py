@@ -1,0 +1,147 @@
+"""The result cache: models round-trip, hits skip indexing and probes, invalidation."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from dids import cache, engine
+from dids.acquire import acquire
+from dids.models import Report
+from dids.render.json_out import render_json
+from dids.render.markdown import render_markdown
+from dids.rubric import load_rubric, rubric_dir
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
+    load_rubric.cache_clear()
+    yield
+    load_rubric.cache_clear()
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Count real index builds and probe runs."""
+    calls = {"index": 0, "probes": 0}
+    build, probes = engine.build_index, engine.run_probes
+
+    def build_index(*a, **k):
+        calls["index"] += 1
+        return build(*a, **k)
+
+    def run_probes(*a, **k):
+        calls["probes"] += 1
+        return probes(*a, **k)
+
+    monkeypatch.setattr(engine, "build_index", build_index)
+    monkeypatch.setattr(engine, "run_probes", run_probes)
+    return calls
+
+
+def test_report_round_trips(sample_repo):
+    report = engine.score_target(str(sample_repo))
+    data = json.loads(json.dumps(report.model_dump(mode="json", by_alias=True)))
+    back = Report.model_validate(data)
+    assert back == report
+    assert render_json(back) == render_json(report)
+    assert render_markdown(back) == render_markdown(report)
+
+
+def test_hit_skips_index_and_probes(sample_repo, counted):
+    first = engine.score_target(str(sample_repo), use_cache=True)
+    assert counted == {"index": 1, "probes": 1}
+    second = engine.score_target(str(sample_repo), use_cache=True)
+    assert counted == {"index": 1, "probes": 1}
+    assert second == first and render_json(second) == render_json(first)
+    entries = list(cache.results_dir().rglob("*.json"))
+    assert len(entries) == 1 and entries[0].name.startswith(first.commit)
+    # --reviewed and --repo-url still apply; another URL is another key
+    assert engine.score_target(str(sample_repo), use_cache=True,
+                               reviewed="2030-01-02").reviewed == "2030-01-02"
+    other = engine.score_target(str(sample_repo), use_cache=True,
+                                repo_url="https://example.invalid/x")
+    assert counted["index"] == 2 and other.repo_url == "https://example.invalid/x"
+
+
+def test_no_cache_never_reads_or_writes(sample_repo, counted):
+    engine.score_target(str(sample_repo))
+    engine.score_target(str(sample_repo))
+    assert counted["index"] == 2
+    assert not cache.results_dir().exists()
+
+
+def test_cli_no_cache_flag(cli, sample_repo, tmp_path):
+    cli("score", str(sample_repo), "--no-cache", "--format", "json")
+    assert not (tmp_path / "cache" / "results").exists()
+    cli("score", str(sample_repo), "--format", "json")
+    assert len(list((tmp_path / "cache" / "results").rglob("*.json"))) == 1
+
+
+def test_rubric_change_invalidates(sample_repo, counted, tmp_path, monkeypatch):
+    rubrics = tmp_path / "rubrics"
+    shutil.copytree(rubric_dir(), rubrics)
+    monkeypatch.setenv("DIDS_RUBRIC_DIR", str(rubrics))
+    load_rubric.cache_clear()
+    engine.score_target(str(sample_repo), use_cache=True)
+    engine.score_target(str(sample_repo), use_cache=True)
+    assert counted["index"] == 1
+    assert cache.rubric_digest() == load_rubric().digest
+
+    c4 = rubrics / "c4.yaml"
+    c4.write_text(c4.read_text() + "\n# a rubric edit\n")
+    load_rubric.cache_clear()
+    assert cache.rubric_digest() == load_rubric().digest
+    engine.score_target(str(sample_repo), use_cache=True)
+    assert counted["index"] == 2
+    assert len(list(cache.results_dir().rglob("*.json"))) == 2
+
+
+def test_probe_code_or_version_change_invalidates(sample_repo, counted, monkeypatch):
+    engine.score_target(str(sample_repo), use_cache=True)
+    monkeypatch.setattr(cache, "code_digest", lambda: "0" * 16)
+    engine.score_target(str(sample_repo), use_cache=True)
+    assert counted["index"] == 2
+    monkeypatch.setattr(cache, "__version__", "99.0")
+    engine.score_target(str(sample_repo), use_cache=True)
+    assert counted["index"] == 3
+
+
+def test_code_digest_covers_probes_and_criteria():
+    from pathlib import Path
+
+    import dids
+    pkg = Path(dids.__file__).parent
+    assert cache.code_digest() == cache.code_digest()
+    names = {p.relative_to(pkg).parts[0] for d in ("probes", "criteria")
+             for p in (pkg / d).rglob("*.py")}
+    assert names == {"probes", "criteria"}
+    assert len(cache.code_digest()) == 16
+
+
+def test_corrupt_entry_is_a_miss(sample_repo, counted):
+    report = engine.score_target(str(sample_repo), use_cache=True)
+    path = cache.entry_path(report.repo_url, report.commit)
+    path.write_text("{not json")
+    again = engine.score_target(str(sample_repo), use_cache=True)
+    assert counted["index"] == 2 and render_json(again) == render_json(report)
+    assert json.loads(path.read_text())["schema"] == cache.ENTRY_SCHEMA  # rewritten
+
+
+def test_diff_reuses_both_sides(cli, repo, counted):
+    from dids.diff import LineMapper, diff_reports
+
+    a = repo.commit({"agent/tool.py": "import subprocess\n\n\ndef run(cmd):\n"
+                     "    return subprocess.run(cmd, shell=True)\n"})
+    b = repo.commit({"README.md": "docs only\n"})
+    snaps = [acquire(str(repo.path), r) for r in (a, b)]
+    for s in snaps:
+        engine.score_snapshot(s, use_cache=True)
+    assert counted["index"] == 2
+    old, new = (engine.score_snapshot(s, use_cache=True) for s in snaps)
+    assert counted["index"] == 2
+    result = diff_reports(old, new, LineMapper(snaps[1].git_dir, a, b))
+    assert result.changes == [] and result.score_delta == 0
