@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -110,16 +111,23 @@ def test_probe_code_or_version_change_invalidates(sample_repo, counted, monkeypa
     assert counted["index"] == 3
 
 
-def test_code_digest_covers_probes_and_criteria():
-    from pathlib import Path
-
-    import dids
-    pkg = Path(dids.__file__).parent
-    assert cache.code_digest() == cache.code_digest()
-    names = {p.relative_to(pkg).parts[0] for d in ("probes", "criteria")
-             for p in (pkg / d).rglob("*.py")}
-    assert names == {"probes", "criteria"}
-    assert len(cache.code_digest()) == 16
+def test_code_digest_follows_probes_and_criteria(tmp_path, monkeypatch):
+    pkg = tmp_path / "dids"
+    shutil.copytree(Path(cache.__file__).parent, pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "_PKG", pkg)
+    seen = set()
+    for rel in ("probes/secrets.py", "criteria/c4_isolation.py", None):
+        cache.code_digest.cache_clear()
+        if rel:
+            (pkg / rel).write_text((pkg / rel).read_text() + "\n# changed\n")
+        seen.add(cache.code_digest())
+        assert cache.code_digest() in seen  # once per process: no rehash
+    cache.code_digest.cache_clear()
+    (pkg / "render" / "text.py").write_text("# renderers do not change results\n")
+    seen.add(cache.code_digest())
+    assert len(seen) == 3
+    cache.code_digest.cache_clear()
 
 
 def test_corrupt_entry_is_a_miss(sample_repo, counted):
@@ -131,7 +139,7 @@ def test_corrupt_entry_is_a_miss(sample_repo, counted):
     assert json.loads(path.read_text())["schema"] == cache.ENTRY_SCHEMA  # rewritten
 
 
-def test_diff_reuses_both_sides(cli, repo, counted):
+def test_diff_reuses_both_sides(repo, counted):
     from dids.diff import LineMapper, diff_reports
 
     a = repo.commit({"agent/tool.py": "import subprocess\n\n\ndef run(cmd):\n"

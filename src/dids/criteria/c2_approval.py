@@ -79,8 +79,9 @@ def assess(ctx: Context) -> CriterionAssessment:
             c, ctext = 2, f"{len(gated)} tools are registered as requiring approval."
         elif gated:
             c, ctext = 1, f"Only {len(gated)} tools are flagged; the flag defaults to off for the rest."
-        elif prompts and not flags:
-            c, ctext = 1, "The prompt guards the main exec path; other tools are not covered."
+        elif prompts and not off_flags:
+            c, ctext = 2, ("A confirmation prompt showing the command guards the code-execution "
+                           "path; sub-agents and extensions are not shown to be covered.")
         else:
             c, ctext = 1, "The gate can cover any tool once flagged, but no built-in tool is flagged."
         b.set("C", min(c, s + 1), ctext, (gated[:2] + exempt[:2] + off_flags[:1]) or s_ev)

@@ -17,6 +17,24 @@ def _pkg(path: str) -> str:
     return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
 
 
+def _code_passthrough(ctx: Context, code_exec, restricted) -> CriterionAssessment:
+    """An agent whose action is model-written code: the code itself is the raw argument."""
+    b = ConfigBuilder(ctx, "C3", "default", "default configuration", opt_in=False)
+    lvl = 1 if restricted else 0
+    b.set("S", lvl, "The agent's action is model-written code run as given"
+          + ("; an import allowlist filters it." if restricted else " with no argument schema."),
+          restricted[:1] + code_exec[:2])
+    b.set("C", lvl, "Every action goes through the same unscoped code path.", code_exec[:2])
+    b.set("D", 0, "Code execution is on by default and cannot be narrowed per task.", code_exec[:1])
+    b.set("B", lvl, "Code can reach whatever the interpreter's process can reach"
+          + (" beyond the allowlist." if restricted else "."), code_exec[:2])
+    return CriterionAssessment(
+        criterion="C3", assessed=True, configurations=(b.build(),),
+        summary=f"dids found no tool registry; the agent acts by running model-written code "
+                f"({len(code_exec)} execution sites"
+                + (", behind a restricted interpreter" if restricted else "") + ").")
+
+
 @assessor("C3")
 def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
@@ -28,6 +46,9 @@ def assess(ctx: Context) -> CriterionAssessment:
     allow = f["scope.allowlist"]
     none = finding("tools.inventory", "live source for tool registrations (@tool-style "
                    "decorators, Tool subclasses) → 0 hits.", kind=Kind.search)
+    code_exec = f["exec.inprocess"] + [s for s in f["exec.spawn"] if s.data["shell"]]
+    if not tools and code_exec:
+        return _code_passthrough(ctx, code_exec, f["exec.restricted"])
     if not tools:
         return CriterionAssessment(
             criterion="C3", assessed=False,
@@ -39,6 +60,9 @@ def assess(ctx: Context) -> CriterionAssessment:
     raw_url = [t for t in net if _RAW_URL.search(str(t.data["params"]))]
     typed = [t for t in tools if t.data["typed"]]
     b = ConfigBuilder(ctx, "C3", "default", "default configuration", opt_in=False)
+    if f["exec.restricted"] and not raw_exec:
+        # a code agent: its interpreter is a passthrough even if other tools are typed
+        raw_exec = f["exec.restricted"][:2]
     if raw_exec:
         s, stext = (1 if len(typed) * 2 >= len(tools) else 0), (
             "A tool passes a raw command string to a process; argument types elsewhere do not "
@@ -63,7 +87,10 @@ def assess(ctx: Context) -> CriterionAssessment:
     else:
         d, dtext = 1, "Tools are registered globally; no per-agent allowlist was found."
     b.set("D", min(d, s + 1), dtext, allow[:2] or raw_exec[:1] or tools[:1])
-    if raw_exec:
+    only_restricted = raw_exec and all(x.probe == "exec.restricted" for x in raw_exec)
+    if only_restricted:
+        bl, btext = 1, "Model-written code reaches whatever the restricted interpreter allows."
+    elif raw_exec:
         bl, btext = 0, "A general-purpose command tool reaches the whole host and its credentials."
     elif raw_url and not ssrf:
         bl, btext = 1, "An HTTP tool can reach any destination the process can reach."

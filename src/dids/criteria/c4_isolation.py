@@ -18,7 +18,8 @@ def assess(ctx: Context) -> CriterionAssessment:
     wrappers = f["exec.wrapper"]
     hardening = f["exec.hardening"]
     selectors = f["exec.selector"]
-    if not spawns and not wrappers:
+    inproc, restricted = f["exec.inprocess"], f["exec.restricted"]
+    if not spawns and not wrappers and not inproc:
         return CriterionAssessment(
             criterion="C4", assessed=True,
             summary="No process spawn was found in live source code, so there is no code-execution "
@@ -43,7 +44,12 @@ def assess(ctx: Context) -> CriterionAssessment:
     leak_ev = (full or leaky)[:3]
     if dflt_level == 0:
         filtering = [s for s in spawns if s.data["env"] == "constructed"]
-        if filtering and not leaky:
+        if restricted:
+            dflt_level = 1
+            default.set("S", 1, "Model code runs in the agent's process through a restricted "
+                        "interpreter (import allowlist): filtering, not isolation.",
+                        restricted[:2] + inproc[:1])
+        elif filtering and not leaky:
             dflt_level = 1
             default.set("S", 1, "Processes are started on the host as the same user; the only "
                         "restriction is an environment the code builds itself (filtering, not "
@@ -51,7 +57,7 @@ def assess(ctx: Context) -> CriterionAssessment:
         else:
             default.set("S", 0, "Processes are started on the host as the same user with no "
                         "isolation wrapper on the exec path.",
-                        (shells or spawns)[:3] + [_search_none(ctx)])
+                        (shells or spawns or inproc)[:3] + [_search_none(ctx)])
     else:
         kinds = sorted({w.data["wrapper"] for w in default_wrappers})
         default.set("S", dflt_level, f"The default exec path uses {', '.join(kinds)}"
@@ -65,6 +71,8 @@ def assess(ctx: Context) -> CriterionAssessment:
     covered_files = {p for p, _ in covered}
     if dflt_level == 0:
         c_level = 0
+    elif restricted and not default_wrappers:
+        c_level = 1 if uncovered else 2
     elif not uncovered:
         c_level = 3
     elif len(spawn_files - covered_files) <= len(covered_files):
@@ -77,7 +85,10 @@ def assess(ctx: Context) -> CriterionAssessment:
                 (uncovered or default_wrappers)[:3])
     if dflt_level == 0:
         default.set("D", 0, "No sandbox is on by default for the exec path.",
-                    (off or shells or spawns)[:2])
+                    (off or shells or spawns or inproc)[:2])
+    elif restricted and not default_wrappers:
+        default.set("D", 1, "The restricted interpreter is the default, but a constructor "
+                    "argument or setting widens or replaces it.", restricted[:1] + off[:2])
     elif strong_is_default:
         default.set("D", 3 if not off else 2, "The isolation backend is selected by the shipped "
                     "default.", on[:2] or default_wrappers[:1])
@@ -85,7 +96,14 @@ def assess(ctx: Context) -> CriterionAssessment:
         default.set("D", 1, "The default path's weaker isolation is on, but the hardened sandbox is "
                     "switched off by a shipped default that one environment variable controls.",
                     off[:3] or default_wrappers[:1])
-    if leaky:
+    unrestricted_inproc = [x for x in inproc if not restricted]
+    if unrestricted_inproc and not leaky:
+        default.set("B", 0, "Model code runs inside the agent process, with everything that "
+                    "process can reach.", unrestricted_inproc[:3])
+    elif restricted and not leaky:
+        default.set("B", 1, "Restricted code still runs in the agent's process and memory; "
+                    "only the allowlist stands between it and the host.", restricted[:1] + inproc[:2])
+    elif leaky:
         default.set("B", 0, f"{len(leaky)} spawns pass or inherit the parent's environment, so "
                     "any credential the agent process holds is in reach of the child.", leak_ev)
     else:
@@ -119,11 +137,15 @@ def _strong_alternative(ctx, strong, hardening, off, spawns):
     got = [o for o in _HARDENING_LEVEL3 if opts[o]]
     kinds = sorted({w.data["wrapper"] for w in strong})
     keys = ", ".join(f"{s.data['key']}" for s in off[:2])
-    alt = ConfigBuilder(ctx, "C4", "sandbox", f"opt-in {'/'.join(kinds)} sandbox ({keys} changed "
+    label = "/".join(k.replace("remote-sandbox", "remote") for k in kinds)
+    alt = ConfigBuilder(ctx, "C4", "sandbox", f"opt-in {label} sandbox ({keys} changed "
                         "from the shipped default)", opt_in=True)
-    s_level = 3 if len(got) >= 2 else 2
-    alt.set("S", s_level, f"{'/'.join(kinds)} with " + (", ".join(got) or "no hardening options")
-            + ".", strong[:2] + [h for h in hardening if h.data["option"] in got][:3])
+    remote = [w for w in strong if w.data["wrapper"] == "remote-sandbox"]
+    s_level = 3 if len(got) >= 2 or remote else 2
+    alt.set("S", s_level, f"{'/'.join(kinds)} with " + (", ".join(got) or (
+            "isolation provided by the remote sandbox service (not visible in this repository)"
+            if remote else "no hardening options")) + ".",
+            strong[:2] + [h for h in hardening if h.data["option"] in got][:3])
     wrapped_files = {w.location.path for w in strong}
     callers = len(wrapped_files | _caller_files(ctx, wrapped_files))
     c_level = 3 if callers >= 3 else (2 if callers == 2 else 1)
@@ -132,9 +154,10 @@ def _strong_alternative(ctx, strong, hardening, off, spawns):
     alt.set("D", 0, "The sandbox is not the shipped default; an operator must change "
             + (keys or "a setting") + ".", off[:3] or strong[:1])
     minimal = [h for h in hardening if h.data["option"] == "minimal environment"]
-    b_level = 3 if minimal and opts["network namespace"] else (2 if minimal else 1)
+    b_level = 3 if minimal and opts["network namespace"] else (2 if minimal or remote else 1)
     alt.set("B", min(b_level, s_level + 1), "Inside the sandbox the child gets "
-            + ("a minimal environment" if minimal else "the environment it is given")
+            + ("a minimal environment" if minimal else "a remote machine without the host's "
+               "files or environment" if remote else "the environment it is given")
             + (" and its own network namespace." if opts["network namespace"] else "."),
             (minimal + [h for h in hardening if h.data["option"] == "network namespace"])[:3])
     alt.caps.append("G1")

@@ -4,9 +4,9 @@ configuration and suppression comments in its source.
 `dids score` shows them as the maintainers' claims and never lets them change a result;
 `dids gate` (run by the maintainers on their own repository) applies them.
 
-Suppression comment, on the line of the evidence or the line above it:
+Suppression comment (after `#` or `//`), on the line of the evidence or the line above it:
 
-    # dids: waive C4.B reason=accepted-risk owner=@alice expires=2026-12-31 -- runner VM holds no secrets
+    dids: waive C4.B reason=accepted-risk owner=@alice expires=2026-12-31 -- runner VM has no secrets
 """
 
 from __future__ import annotations

@@ -118,9 +118,15 @@ class PyFacts:
         return best
 
 
+def _start_byte(node: ts.Node) -> int:
+    return node.start_byte
+
+
 def _text(src: bytes, node: ts.Node) -> str:
-    raw = src[node.start_byte : min(node.end_byte, node.start_byte + _TEXT_MAX)]
-    return raw.decode("utf-8", "replace")
+    start, end = node.start_byte, node.end_byte
+    if end - start > _TEXT_MAX:
+        end = start + _TEXT_MAX
+    return src[start:end].decode("utf-8", "replace")
 
 
 def _dotted(src: bytes, node: ts.Node) -> str:
@@ -201,7 +207,8 @@ def extract(path: str, src: bytes) -> PyFacts:
     facts = PyFacts(path=path, has_error=root.has_error, lines=src.count(b"\n") + 1)
     caps = ts.QueryCursor(_QUERY).captures(root)
 
-    for node in caps.get("import", ()):
+    # in source order, so a name imported twice resolves to its last import
+    for node in sorted(caps.get("import", ()), key=_start_byte):
         _parse_imports(src, node, facts.imports)
 
     prose: set[int] = set()
@@ -319,7 +326,9 @@ def extract(path: str, src: bytes) -> PyFacts:
             )
         )
 
+    # count raw bytes first and decode each distinct name once
     idents = facts.idents
-    for node in caps.get("id", ()):
-        idents[src[node.start_byte : node.end_byte].decode("utf-8", "replace")] += 1
+    raw_ids = Counter([src[node.start_byte : node.end_byte] for node in caps.get("id", ())])
+    for name, n in raw_ids.items():
+        idents[name.decode("utf-8", "replace")] += n
     return facts

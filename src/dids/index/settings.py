@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 _GETENV = re.compile(
     r"""(?:os\.)?(?:environ\.get|getenv)\(\s*(?:key\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_]*)["']\s*(?:,\s*(?:default\s*=\s*)?(.+?))?\s*\)"""
 )
+# constructor/function parameters that choose an execution backend
+_SELECTOR_PARAM = re.compile(r"^(executor_type|executor_kind|code_executor|sandbox|sandbox_type|"
+                             r"sandbox_mode|sandbox_backend|execution_backend|backend|runtime|"
+                             r"isolation|isolation_mode|exec_mode|execution_mode)$")
+_ENUM_MEMBER = re.compile(r"^[A-Z][A-Za-z0-9_]*\.[A-Z][A-Z0-9_]*$")
 _CONST = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*|True|False|None|["'][^"']*["'])$""")
 
@@ -43,6 +48,11 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
                 continue
             default = call.args[1] if len(call.args) > 1 else call.kw("default")
             out.append(Setting(key, strip_quotes(default), facts.path, call.line, "code"))
+        for d in facts.defs:
+            for prm in d.params:
+                if _SELECTOR_PARAM.match(prm.name) and prm.default and prm.default[:1] in "\"'":
+                    out.append(Setting(prm.name, strip_quotes(prm.default), facts.path, d.line,
+                                       "param", var=prm.name))
         settings_classes = {c.qualname for c in facts.classes
                             if any(b.endswith("BaseSettings") for b in c.bases)}
         for a in facts.assigns:
@@ -58,7 +68,7 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
                 m = _GETENV.search(a.value)
                 if m:
                     continue  # recorded from the call itself above, with its variable below
-                if _LITERAL.match(a.value.strip()):
+                if _LITERAL.match(a.value.strip()) or _ENUM_MEMBER.match(a.value.strip()):
                     out.append(Setting(a.target, strip_quotes(a.value), facts.path, a.line,
                                        "code", var=a.target))
         # bind getenv calls to the module constant they initialise
@@ -75,7 +85,7 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
 
 def defaults_for(settings: list[Setting], key: str) -> list[Setting]:
     """All places that give KEY a default, compose first (it is what a new user runs)."""
-    order = {"compose": 0, "env-example": 1, "helm": 2, "code": 3}
+    order = {"compose": 0, "env-example": 1, "helm": 2, "code": 3, "param": 4}
     hits = [s for s in settings if s.key == key or s.var == key]
     return sorted(hits, key=lambda s: (order.get(s.source, 9), _variant_rank(s.path), s.path, s.line))
 

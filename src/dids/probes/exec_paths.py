@@ -32,6 +32,7 @@ WRAPPERS = {
     "unshare": (2, r"""["'](?:[\w/.-]*/)?unshare["']|os\.unshare\(|CLONE_NEWPID"""),
     "docker": (2, r"""["']docker["']\s*,\s*["']run["']|containers\.run\(|["']docker run """),
     "sandbox-exec": (2, r"""["']sandbox-exec["']"""),
+    "remote-sandbox": (3, r"""\b(e2b(_code_interpreter)?\.)?Sandbox(\.create)?\(|modal\.Sandbox\.create\(|\bSandbox\.create\("""),
 }
 HARDENING = {
     "network namespace": r"clone_newnet|--net(?:work)?=none|unshare-net|CLONE_NEWNET|iface_no_lo|network_mode\s*=\s*[\"']none",
@@ -136,6 +137,45 @@ def wrappers(index: RepoIndex):
                       opt_in=gated_by(index, h.path, h.line, off_names))
 
 
+@probe("exec.inprocess", ("C4",), "Do not exec model-written code inside the agent's own process.")
+def inprocess(index: RepoIndex):
+    """Model code run inside the agent process: exec/eval of non-literal code, Jupyter kernels."""
+    for facts in index.source_py():
+        for call in facts.calls:
+            literal = call.args and re.match(r"""^[rbfu]*["']""", call.args[0])
+            if call.callee in ("exec", "eval") and call.args and not literal:
+                yield finding("exec.inprocess", f"{call.raw}() runs code given at run time inside "
+                              "the agent process.", facts.path, call.line, how="exec")
+            elif call.short in ("KernelManager", "start_new_kernel", "InteractiveConsole",
+                                "InteractiveInterpreter", "BlockingKernelClient"):
+                yield finding("exec.inprocess", f"{call.raw}(...) runs code in a local kernel as "
+                              "the same user.", facts.path, call.line, how="kernel")
+
+
+_STATEMENTS = {"ast.For", "ast.While", "ast.FunctionDef", "ast.ClassDef", "ast.Import",
+               "ast.ImportFrom", "ast.Try", "ast.With", "ast.Assign", "ast.AugAssign", "ast.If",
+               "ast.Return", "ast.Raise", "ast.Delete"}
+
+
+@probe("exec.restricted", ("C4",), "A restricted interpreter is filtering, not isolation; sandbox it too.")
+def restricted(index: RepoIndex):
+    """AST-walking interpreters with an import allowlist (filtering rather than isolation)."""
+    for facts in index.source_py():
+        parses = [c for c in facts.calls if c.callee == "ast.parse"]
+        if not parses:
+            continue
+        allow = [n for n in facts.idents if re.search(
+            r"authorized_imports|allowed_imports|import_allowlist|safe_builtins|allowed_modules|"
+            r"BASE_BUILTIN_MODULES|DANGEROUS_(MODULES|FUNCTIONS)", n)]
+        # an interpreter of whole programs dispatches on statements, not just expressions
+        stmt_types = {c.args[1] for c in facts.calls if c.callee == "isinstance" and
+                      len(c.args) == 2 and c.args[1] in _STATEMENTS}
+        if allow and len(stmt_types) >= 5:
+            yield finding("exec.restricted", "Model code is run by an AST-walking interpreter with "
+                          "an import allowlist.", facts.path, parses[0].line,
+                          allow=",".join(sorted(allow)[:3]))
+
+
 @probe("exec.hardening", ("C4",),
        "Give the sandbox a network namespace, seccomp, a read-only root and a non-root uid.")
 def hardening(index: RepoIndex):
@@ -167,7 +207,7 @@ def selectors(index: RepoIndex):
     seen = set()
     for s in index.settings:
         key = s.key.upper()
-        if not re.search(r"NSJAIL|SANDBOX|BWRAP|GVISOR|FIRECRACKER|ISOLATION|EXECUTOR_BACKEND|EXEC_BACKEND|RUNTIME_BACKEND", key):
+        if not re.search(r"NSJAIL|SANDBOX|BWRAP|GVISOR|FIRECRACKER|ISOLATION|EXECUTOR_BACKEND|EXEC_BACKEND|RUNTIME_BACKEND|EXECUTOR_TYPE|^CODE_EXECUTOR$|EXECUTION_(BACKEND|MODE)|EXEC_MODE", key):
             continue
         if key in seen:
             continue
@@ -204,18 +244,40 @@ def selector_state(key: str, value: str | None) -> bool | None:
         if re.search(r"ENABLE|USE_|_ON$", k) or k.endswith(("_SANDBOX", "NSJAIL")):
             return v in _TRUE
         return None
-    if re.search(r"BACKEND|MODE|RUNTIME|SANDBOX", k):
+    if re.search(r"BACKEND|MODE|RUNTIME|SANDBOX|EXECUTOR|ISOLATION", k):
         return bool(_SANDBOXY.search(v))
     return None
 
 
 def gated_by(index: RepoIndex, path: str, line: int, names: set[str]) -> bool:
-    """Whether the function holding path:line reads one of the selector names before that line."""
+    """Whether the code at path:line runs only when a selector is changed from its default:
+    its function reads a selector name before that line, or (one hop) the function or class
+    holding it is only referenced from functions that read a selector name."""
     facts = index.py.get(path)
     if facts is None or not names:
         return False
     func = facts.func_at(line)
     start = func.line if func else max(1, line - 30)
     pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(names)) + r")\b")
-    return any(facts.is_code_line(i) and pattern.search(index.line(path, i))
-               for i in range(start, line + 1))
+    if any(facts.is_code_line(i) and pattern.search(index.line(path, i))
+           for i in range(start, line + 1)):
+        return True
+    holders = {func.name} if func else set()
+    if func and func.cls:
+        holders.add(func.cls.split(".")[-1])
+    holders = {h for h in holders if len(h) > 6 and not h.startswith("_")}
+    if not holders:
+        return False
+    ref = re.compile(r"\b(" + "|".join(re.escape(h) for h in sorted(holders)) + r")\b")
+    referencing = []
+    for other in index.source_py():
+        if not any(other.idents.get(h) for h in holders):
+            continue
+        for d in other.defs:
+            body = [index.line(other.path, i) for i in range(d.line, min(d.end_line, d.line + 120) + 1)
+                    if other.is_code_line(i)]
+            if d.name in holders or (func and d.qualname == func.qualname):
+                continue
+            if any(ref.search(t) for t in body):
+                referencing.append(any(pattern.search(t) for t in body))
+    return bool(referencing) and all(referencing)

@@ -23,6 +23,10 @@ def destination(index: RepoIndex):
                       h.line)
 
 
+_CONFIG_CLASS = re.compile(r"Agent|Preset|Config|Settings|Spec|Profile|Args|Options|Definition", re.I)
+_RESULT_CLASS = re.compile(r"Result|Response|Output|Event|Message|Record|Log|History|Trace", re.I)
+
+
 @probe("scope.allowlist", ("C3",), "Give each agent an explicit, empty-by-default tool list.")
 def allowlist(index: RepoIndex):
     """Agent config fields listing allowed tools/actions that default to empty."""
@@ -30,6 +34,10 @@ def allowlist(index: RepoIndex):
     for facts in index.source_py():
         for a in facts.assigns:
             if a.scope_kind != "class" or not pat.match(a.target) or not a.annotation:
+                continue
+            # agent configuration, not a result or message that happens to list tools
+            cls = a.scope.split(".")[-1]
+            if not _CONFIG_CLASS.search(cls) or _RESULT_CLASS.search(cls):
                 continue
             if not re.search(r"list|List|set|Sequence|tuple", a.annotation):
                 continue

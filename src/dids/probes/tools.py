@@ -98,6 +98,8 @@ def inventory(index: RepoIndex):
             if not any(_TOOL_BASE.search(b) for b in c.bases):
                 continue
             methods = [d for d in facts.defs if d.cls == c.qualname]
+            schema = " ".join(a.value or "" for a in facts.assigns if a.scope == c.qualname and
+                              a.target in ("inputs", "parameters", "args_schema", "input_schema"))
             caps: set[str] = set()
             for m in methods:
                 caps.update(x for x in _capabilities(facts, m, helpers) if x != "read_only")
@@ -105,7 +107,7 @@ def inventory(index: RepoIndex):
                           f"Tool class {c.name} ({', '.join(sorted(caps)) or 'read_only'}).",
                           facts.path, c.line, kind=_kind(), name=c.name, registration="subclass",
                           capabilities=",".join(sorted(caps)) or "read_only", typed=True,
-                          params="", approval=None)
+                          params=schema[:400], approval=None)
 
 
 def _kind():
