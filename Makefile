@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test clean
+.PHONY: demo test clean bench
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,6 +17,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# cold/warm `dids score` vs a parse-once baseline (and Bandit when installed) on a synthetic
+# agent repository: make bench ARGS="--files 20000" or on a real one: ARGS="--repo /path"
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .dids-work

@@ -35,7 +35,7 @@ import threading
 import time
 from pathlib import Path
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 ROOT = Path(__file__).resolve().parents[1]
 GIT_ENV = {
     **os.environ,
@@ -381,6 +381,7 @@ def synth_files(n: int, seed: int = 0):
     """(path, text) of a deterministic synthetic agent repository with about n files."""
     yield from _FIXED.items()
     kinds = [k for k, w in _KINDS for _ in range(w)]
+    random.Random(f"{seed}:kinds").shuffle(kinds)  # every size gets every kind of file
     for i in range(max(0, n - len(_FIXED))):
         rng = random.Random(f"{seed}:{i}")
         kind = kinds[i % len(kinds)]

@@ -116,17 +116,17 @@ def test_code_digest_follows_probes_and_criteria(tmp_path, monkeypatch):
     shutil.copytree(Path(cache.__file__).parent, pkg,
                     ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache, "_PKG", pkg)
-    seen = set()
-    for rel in ("probes/secrets.py", "criteria/c4_isolation.py", None):
-        cache.code_digest.cache_clear()
+    seen = []
+    for rel in (None, "probes/secrets.py", "criteria/c4_isolation.py", "render/text.py"):
         if rel:
             (pkg / rel).write_text((pkg / rel).read_text() + "\n# changed\n")
-        seen.add(cache.code_digest())
-        assert cache.code_digest() in seen  # once per process: no rehash
-    cache.code_digest.cache_clear()
-    (pkg / "render" / "text.py").write_text("# renderers do not change results\n")
-    seen.add(cache.code_digest())
-    assert len(seen) == 3
+        cache.code_digest.cache_clear()
+        seen.append(cache.code_digest())
+    base, probe, crit, render = seen
+    assert len({base, probe, crit}) == 3
+    assert render == crit  # renderers do not change results
+    (pkg / "probes" / "secrets.py").write_text("# edited again\n")
+    assert cache.code_digest() == render  # hashed once per process
     cache.code_digest.cache_clear()
 
 

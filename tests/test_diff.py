@@ -28,20 +28,29 @@ def logger(name: str, masked: bool = True) -> str:
             f"def {name}(msg):\n    log.info({call})\n")
 
 
+def main_py(b_module: str = "b") -> str:
+    """Callers, so that no helper above is dead code."""
+    return (f"from agent.a import report_a\nfrom agent.{b_module} import report_b\n"
+            "from agent.c import report_c\nfrom agent.tool import run\n\n\n"
+            "def main(msg):\n    report_a(msg)\n    report_b(msg)\n    report_c(msg)\n"
+            "    return run(msg)\n")
+
+
 @pytest.fixture
 def history(repo):
     """base → sandbox (C4 rises) → move (code only shifts) → rename → unmask (C8 falls)."""
     c = {}
     c["base"] = repo.commit({"agent/redact.py": MASK, "agent/tool.py": TOOL_SHELL,
                              "agent/a.py": logger("report_a"), "agent/b.py": logger("report_b"),
-                             "agent/c.py": logger("report_c")}, "base")
+                             "agent/c.py": logger("report_c"), "agent/main.py": main_py()},
+                            "base")
     c["sandbox"] = repo.commit({"agent/tool.py": TOOL_BWRAP}, "add a bubblewrap sandbox")
     c["move"] = repo.commit({
         "agent/tool.py": TOOL_BWRAP.replace("def run", "def helper():\n    return 1\n\n\ndef run"),
         "agent/a.py": "\n\n\n" + logger("report_a")}, "move code down")
     subprocess.run(["git", "mv", "agent/b.py", "agent/beta.py"], cwd=repo.path, check=True,
                    capture_output=True)
-    c["rename"] = repo.commit({}, "rename b.py")
+    c["rename"] = repo.commit({"agent/main.py": main_py("beta")}, "rename b.py")
     c["unmask"] = repo.commit({"agent/a.py": "\n\n\n" + logger("report_a", masked=False),
                                "agent/beta.py": logger("report_b", masked=False),
                                "agent/c.py": logger("report_c", masked=False)}, "drop masking")

@@ -162,13 +162,21 @@ def _limitations(index: RepoIndex, results) -> list[str]:
                    + ", ".join(missing) + ".")
     out.append(f"Indexed {index.stats['files']} files; parsed {index.stats['python_parsed']} "
                "Python source files (tests, docs and examples are indexed but never credited).")
-    if index.skipped:
-        shown = ", ".join(f"{p} ({why})" for p, why in index.skipped[:10])
-        more = f" and {len(index.skipped) - 10} more" if len(index.skipped) > 10 else ""
-        out.append(f"Skipped {len(index.skipped)} files: {shown}{more}.")
+    if index.skipped:  # every reason is named, with its count and the first paths
+        by_reason: dict[str, list[str]] = {}
+        for p, why in index.skipped:
+            by_reason.setdefault(why, []).append(p)
+        parts = []
+        for why, paths in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+            parts.append(f"{why} ({len(paths)}): {', '.join(paths[:5])}{more}")
+        out.append(f"Skipped or only partly read {len(index.skipped)} files — "
+                   + "; ".join(parts) + ".")
     if index.links:
         shown = ", ".join(f"{p} → {t}" for p, t in index.links[:10])
-        out.append(f"{len(index.links)} symbolic links were reported, never followed: {shown}.")
+        more = f" and {len(index.links) - 10} more" if len(index.links) > 10 else ""
+        out.append(f"{len(index.links)} symbolic links were reported (path and target text), "
+                   f"never followed or read: {shown}{more}.")
     out.append("Only Python sources are parsed; TypeScript/JavaScript code is searched but not "
                "assessed.")
     return out

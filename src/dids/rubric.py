@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -75,8 +76,16 @@ def rubric_dir() -> Path:
     env = os.environ.get("DIDS_RUBRIC_DIR")
     if env:
         return Path(env)
-    # source checkout: <root>/src/dids/rubric.py -> <root>/rubrics
-    return Path(__file__).resolve().parents[2] / "rubrics"
+    return data_dir("rubrics")
+
+
+def data_dir(name: str) -> Path:
+    """`rubrics` or `templates`: the source tree's copy, else the installed one."""
+    # source checkout: <root>/src/dids/rubric.py -> <root>/<name>
+    here = Path(__file__).resolve().parents[2] / name
+    if here.is_dir():
+        return here
+    return Path(sys.prefix) / "share" / "dids" / name
 
 
 @lru_cache(maxsize=4)

@@ -65,8 +65,11 @@ def run_jailed(cmd):
 """
 
 
+CALLER = "from sandbox.jail import run_jailed\n\ndef tool(cmd):\n    return run_jailed(cmd)\n"
+
+
 def test_wrapper_and_hardening_fire(repo):
-    repo.commit({"sandbox/jail.py": WRAPPED})
+    repo.commit({"sandbox/jail.py": WRAPPED, "agent/tool.py": CALLER})
     from dids.acquire import acquire
     from dids.index.repo import build_index
     from dids.probes import run_probes
@@ -84,9 +87,11 @@ def test_wrapper_words_in_prose_tests_docs_do_not_fire(repo):
         "agent/tools.py": '"""Runs in "nsjail" with seccomp."""\n# argv = ["nsjail", "--"]\n'
                           "def f():\n    return 1\n",
         "tests/test_jail.py": WRAPPED,
+        "sandbox/unused.py": WRAPPED,  # nothing calls run_jailed: dead code is not a mechanism
         "docs/security.md": 'We run ["nsjail", "--seccomp"] for every command.',
     }
-    assert probe_findings(repo, files, "exec.wrapper") == []
+    # live=False: no entry point imports sandbox/unused.py, so run_jailed is dead code
+    assert probe_findings(repo, files, "exec.wrapper", live=False) == []
 
 
 def test_selector_reads_compose_default_first(repo):

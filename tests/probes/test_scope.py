@@ -34,6 +34,8 @@ def _is_blocked(host: str) -> bool:
 @agent.tool_plain
 def fetch(url: str) -> str:
     security.validate_url(url)
+    if _is_blocked(urlparse(url).hostname):
+        raise ValueError("blocked")
     return httpx.get(url).text
 
 
@@ -124,11 +126,11 @@ def test_allowlist_fires_on_empty_by_default_list_fields(repo):
         ("agent/config.py", _line(CONFIG, "allowed_tools:"), "allowed_tools"),
         ("agent/config.py", _line(CONFIG, "tools: List[str]"), "tools"),
         ("agent/config.py", _line(CONFIG, "allowed_actions:"), "allowed_actions"),
-        ("agent/config.py", _line(CONFIG, "actions: tuple"), "actions"),
     ]
     assert found[0].claim == "AgentConfig.allowed_tools defaults to an empty tool list."
-    # module-level tools, a non-empty default, a str annotation, an unannotated field and
-    # an unrelated name (tools_doc) do not count
+    # module-level tools, a non-empty default, a str annotation, an unannotated field, an
+    # unrelated name (tools_doc) and a bare "actions" list on a non-agent class (WorkerConfig)
+    # do not count
 
 
 def test_allowlist_fires_on_dataclass_default_factory(repo):

@@ -69,7 +69,7 @@ def test_inventory_fires_on_decorated_tools_and_subclasses(repo):
     assert got == [
         ("agent/tools.py", _line(TOOLS, "def fetch_page"), "fetch_page", "decorator", "network",
          True, None),
-        ("agent/tools.py", _line(TOOLS, "def run_command"), "run_command", "decorator", "exec",
+        ("agent/tools.py", _line(TOOLS, "def run_command"), "run_command", "decorator", "exec,shell",
          True, "True"),
         ("agent/tools.py", _line(TOOLS, "def save_note"), "save_note", "decorator", "fs_write",
          False, None),

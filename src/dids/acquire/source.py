@@ -1,7 +1,9 @@
 """Resolve TARGET (local work tree or git URL) and REV to a commit, and read blobs at it.
 
 Remote targets are cloned bare into the cache; local targets are read from their own object
-store. Nothing is ever checked out, so no hook, filter, smudge or submodule can run.
+store. Nothing is ever checked out, so no hook, filter, smudge or submodule can run. Only the
+transport of the URL the user gave is allowed (none for a local work tree). Symbolic links are
+listed with their target text and never followed.
 """
 
 from __future__ import annotations
@@ -9,14 +11,18 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
 from ..errors import InputError
-from .safegit import run_git
+from . import budget
+from .safegit import close_git, open_git, run_git
 
 _URL_RE = re.compile(r"^(https://|ssh://|git@[\w.-]+:|file://)")
+_OTHER_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z][A-Za-z0-9+.-]*::)")
 _HEX40 = re.compile(r"^[0-9a-f]{40}$")
 
 
@@ -52,6 +58,7 @@ class Snapshot:
     commit: str
     allow_file: bool
     entries: list[TreeEntry] = field(default_factory=list)
+    protocol: str | None = None  # the one transport allowed (None: local, no transport)
 
     def list_tree(self) -> list[TreeEntry]:
         if not self.entries:
@@ -61,38 +68,51 @@ class Snapshot:
             ).stdout
             entries = []
             for rec in out.split(b"\0"):
-                if not rec:
-                    continue
-                meta, _, raw_path = rec.partition(b"\t")
-                mode, _type, sha, size = meta.split()
-                path = raw_path.decode("utf-8", "surrogateescape")
+                meta, tab, raw_path = rec.partition(b"\t")
+                fields = meta.split()
+                if not tab or len(fields) != 4 or not raw_path:
+                    continue  # not an ls-tree record (or an empty name in a crafted tree)
+                mode, _type, sha, size = fields
+                # Paths are text everywhere downstream (JSON, Markdown, the exported tree): bytes
+                # that are not UTF-8 are kept visible as \xNN; repo.py skips any duplicate.
+                path = raw_path.decode("utf-8", "backslashreplace")
                 # size is "-" for submodules and "BAD" when the blob is absent (partial clones)
                 n = int(size) if size.isdigit() else (0 if size == b"-" else -1)
-                entries.append(TreeEntry(path, mode.decode(), sha.decode(), n))
+                entries.append(TreeEntry(path, mode.decode("ascii", "replace"),
+                                         sha.decode("ascii", "replace"), n))
             self.entries = sorted(entries, key=lambda e: e.path)
         return self.entries
 
     def read_blobs(self, shas: list[str]) -> dict[str, bytes]:
-        """Read raw blobs (no filters, no smudge) with one `git cat-file --batch` call."""
-        if not shas:
+        """Read raw blobs (no filters, no smudge, no textconv) with one streamed
+        `git cat-file --batch` at the object level: a blob is bytes, never a checked-out file."""
+        wanted = [s for s in dict.fromkeys(shas) if _HEX40.match(s)]
+        if not wanted:
             return {}
-        proc = run_git(
-            ["cat-file", "--batch"],
-            git_dir=self.git_dir,
-            input_bytes=("\n".join(shas) + "\n").encode(),
-        )
-        data = proc.stdout
+        proc = open_git(["cat-file", "--batch"], git_dir=self.git_dir)
+        feed = threading.Thread(target=_feed, args=(proc, wanted), daemon=True)
+        feed.start()
         out: dict[str, bytes] = {}
-        pos = 0
-        while pos < len(data):
-            nl = data.index(b"\n", pos)
-            header = data[pos:nl].split()
-            pos = nl + 1
-            if len(header) < 3:  # "<sha> missing"
-                continue
-            size = int(header[2])
-            out[header[0].decode()] = data[pos : pos + size]
-            pos += size + 1
+        try:
+            stream = proc.stdout
+            for _ in wanted:
+                header = stream.readline().split()
+                if not header:
+                    break
+                if len(header) != 3 or not header[2].isdigit():  # "<sha> missing"
+                    continue
+                size = int(header[2])
+                data = stream.read(size)
+                stream.read(1)
+                if len(data) != size:
+                    break
+                out[header[0].decode("ascii", "replace")] = data
+                budget.check()
+        except BaseException:
+            close_git(proc, kill=True)
+            raise
+        feed.join(timeout=5)
+        close_git(proc)
         return out
 
     def commit_date(self) -> str:
@@ -101,23 +121,58 @@ class Snapshot:
         ).stdout.decode().strip()
 
 
+def _feed(proc, shas: list[str]) -> None:
+    try:
+        for i in range(0, len(shas), 512):
+            proc.stdin.write(("\n".join(shas[i : i + 512]) + "\n").encode())
+        proc.stdin.close()
+    except (OSError, ValueError):  # git exited or was killed
+        pass
+
+
 def _is_url(target: str) -> bool:
     return bool(_URL_RE.match(target))
 
 
-def _bare_clone(url: str, allow_file: bool) -> Path:
+def protocol_of(url: str) -> str:
+    """The one transport a URL target may use."""
+    if url.startswith("https://"):
+        return "https"
+    if url.startswith("file://"):
+        return "file"
+    return "ssh"
+
+
+def display_url(url: str) -> str:
+    """URL without credentials (user:password@ or token@ of https URLs, passwords of ssh URLs)."""
+    m = re.match(r"^(https?://)[^/@]*@(.*)$", url)
+    if m:
+        return m.group(1) + m.group(2)
+    m = re.match(r"^(ssh://[^/:@]*):[^/@]*@(.*)$", url)
+    if m:
+        return m.group(1) + "@" + m.group(2)
+    return url
+
+
+def _bare_clone(url: str, protocol: str) -> Path:
     key = hashlib.sha256(url.encode()).hexdigest()[:24]
     dest = cache_root() / "repos" / f"{key}.git"
     if (dest / "HEAD").exists():
-        run_git(["fetch", "--quiet", "--prune", "--no-recurse-submodules", "origin",
-                 "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"],
-                git_dir=dest, allow_file=allow_file, check=False)
+        run_git(["fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-write-fetch-head",
+                 "origin", "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"],
+                git_dir=dest, protocol=protocol, check=False)
         return dest
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_suffix(f".tmp{os.getpid()}")
-    run_git(["clone", "--bare", "--quiet", "--no-recurse-submodules", "--", url, str(tmp)],
-            allow_file=allow_file)
-    tmp.rename(dest)
+    if tmp.exists():
+        shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        run_git(["clone", "--bare", "--quiet", "--no-recurse-submodules", "--", url, str(tmp)],
+                protocol=protocol)
+        tmp.rename(dest)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     return dest
 
 
@@ -134,20 +189,23 @@ def _local_git_dir(path: Path) -> Path:
 
 def _remote_url(git_dir: Path) -> str | None:
     proc = run_git(["config", "--get", "remote.origin.url"], git_dir=git_dir, check=False)
-    url = proc.stdout.decode().strip()
-    return url or None
+    url = proc.stdout.decode("utf-8", "replace").strip()
+    return display_url(url) if url and "\n" not in url else None
 
 
 def acquire(target: str, rev: str | None = None) -> Snapshot:
     """Pin TARGET at REV (default HEAD) and return a readable snapshot."""
+    protocol: str | None = None
     if _is_url(target):
-        allow_file = target.startswith("file://")
-        if allow_file and not Path(urlparse(target).path).exists():
+        protocol = protocol_of(target)
+        if protocol == "file" and not Path(urlparse(target).path).exists():
             raise InputError(f"{target}: no such repository")
-        git_dir = _bare_clone(target, allow_file)
-        url = target
+        git_dir = _bare_clone(target, protocol)
+        url = display_url(target)
+    elif _OTHER_URL.match(target):
+        raise InputError(f"{display_url(target)}: unsupported URL scheme "
+                         "(use https://, ssh://, git@host:path, file:// or a local path)")
     else:
-        allow_file = False
         git_dir = _local_git_dir(Path(target).resolve())
         url = _remote_url(git_dir) or str(Path(target).resolve())
     spec = rev or "HEAD"
@@ -160,7 +218,8 @@ def acquire(target: str, rev: str | None = None) -> Snapshot:
         if spec == "HEAD":
             raise InputError(f"{target}: repository has no commits")
         raise InputError(f"{target}: unknown commit {spec!r}")
-    return Snapshot(url=url, git_dir=git_dir, commit=commit, allow_file=allow_file)
+    return Snapshot(url=url, git_dir=git_dir, commit=commit, allow_file=protocol == "file",
+                    protocol=protocol)
 
 
 def github_slug(url: str) -> str | None:

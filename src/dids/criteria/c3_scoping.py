@@ -55,7 +55,8 @@ def assess(ctx: Context) -> CriterionAssessment:
             summary="No tool registration dids recognises was found, so tool scoping was not "
                     "assessed (tools may be registered in a way dids does not read yet).")
     caps = lambda t: set(str(t.data["capabilities"]).split(","))  # noqa: E731
-    raw_exec = [t for t in tools if "exec" in caps(t) and _RAW_EXEC.search(str(t.data["params"]))]
+    raw_exec = [t for t in tools if "shell" in caps(t) or
+                ("exec" in caps(t) and _RAW_EXEC.search(str(t.data["params"])))]
     net = [t for t in tools if "network" in caps(t)]
     raw_url = [t for t in net if _RAW_URL.search(str(t.data["params"]))]
     typed = [t for t in tools if t.data["typed"]]

@@ -9,6 +9,7 @@ import yaml
 
 MAX_YAML_BYTES = 512 * 1024
 _ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
+_KEY_LINE = re.compile(r"^\s*-?\s*['\"]?([A-Za-z_][A-Za-z0-9_.-]*)['\"]?\s*[:=]")
 _COMPOSE_DEFAULT = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}$")
 
 
@@ -51,7 +52,12 @@ def compose_settings(path: str, text: str) -> list[Setting]:
     doc = load_yaml(text.encode())
     if not isinstance(doc, dict) or not isinstance(doc.get("services"), dict):
         return []
-    lines = text.splitlines()
+    # first line that sets each key, found in one pass (YAML loaders drop positions)
+    first_line: dict[str, int] = {}
+    for i, t in enumerate(text.splitlines(), 1):
+        m = _KEY_LINE.match(t)
+        if m:
+            first_line.setdefault(m.group(1), i)
     out: list[Setting] = []
     for svc in doc["services"].values():
         if not isinstance(svc, dict):
@@ -70,7 +76,6 @@ def compose_settings(path: str, text: str) -> list[Setting]:
                 m = _COMPOSE_DEFAULT.match(value.strip())
                 if m:
                     resolved = m.group(2) if m.group(2) is not None else None
-            line = next((i for i, t in enumerate(lines, 1)
-                         if re.match(rf"^\s*-?\s*{re.escape(key)}\s*[:=]", t)), 1)
+            line = first_line.get(key, 1)
             out.append(Setting(key, resolved, path, line, "compose"))
     return out

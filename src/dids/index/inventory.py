@@ -33,10 +33,14 @@ _LOCKFILE = re.compile(r"(^|/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|uv\
 
 
 class Limits(BaseModel):
-    max_file_bytes: int = 1 << 20
+    """Bounds on what one run reads; every file over a bound is listed in the card's Limitations.
+    (The run's total time is bounded separately: `--timeout`, see acquire/budget.py.)"""
+
+    max_file_bytes: int = 1 << 20  # larger blobs are never read
     max_files: int = 50_000
     max_total_bytes: int = 512 << 20
-    max_line_chars: int = 20_000
+    max_line_chars: int = 20_000  # a file with a longer line (minified, generated) is skipped
+    max_path_bytes: int = 1024  # longer paths (or a name over 255 bytes) cannot be exported
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,9 @@ def role(path: str, lang: str) -> str:
 
 
 def skip_reason(path: str, size: int, limits: Limits) -> str | None:
+    raw = path.encode("utf-8", "surrogateescape")
+    if len(raw) > limits.max_path_bytes or any(len(p) > 255 for p in raw.split(b"/")):
+        return f"path longer than {limits.max_path_bytes} bytes or a name over 255 bytes"
     if _VENDORED.search("/" + path):
         return "vendored or generated directory"
     if _MINIFIED.search(path) or _LOCKFILE.search(path):

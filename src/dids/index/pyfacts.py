@@ -7,11 +7,15 @@ in C) and nesting is resolved by a sweep over byte ranges; nothing recurses on t
 from __future__ import annotations
 
 import bisect
+import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import tree_sitter as ts
 import tree_sitter_python as tsp
+
+from ..acquire import budget
 
 _LANG = ts.Language(tsp.language())
 _TEXT_MAX = 400
@@ -49,7 +53,7 @@ class Call:
                 return v
         return None
 
-    @property
+    @cached_property  # probes read it for every call, many times over; stored on first use
     def short(self) -> str:
         return self.callee.rsplit(".", 1)[-1]
 
@@ -106,6 +110,8 @@ class PyFacts:
     prose_lines: frozenset[int] = frozenset()  # lines wholly inside comments or docstrings
     has_error: bool = False
     lines: int = 0
+    skipped: str = ""  # why no facts could be taken (the file is then not credited)
+    partial: str = ""  # what part of the file was left out of the facts, if any
 
     def is_code_line(self, line: int) -> bool:
         return line not in self.prose_lines
@@ -141,6 +147,8 @@ def _parse_imports(src: bytes, node: ts.Node, out: dict[str, str]) -> None:
             if child.type == "dotted_name":
                 name = _text(src, child)
                 out[name.split(".")[0]] = name.split(".")[0]
+                if "." in name:  # keep the full module for reachability; "<" never starts a name
+                    out["<module>" + name] = name
             elif child.type == "aliased_import":
                 orig = child.child_by_field_name("name")
                 alias = child.child_by_field_name("alias")
@@ -160,6 +168,22 @@ def _parse_imports(src: bytes, node: ts.Node, out: dict[str, str]) -> None:
             alias = child.child_by_field_name("alias")
             if orig is not None and alias is not None:
                 out[_text(src, alias)] = f"{module}.{_text(src, orig)}"
+
+
+_by_func_memo: list = [None, None]  # (facts, its calls grouped by function), the latest only
+
+
+def calls_by_func(facts: PyFacts) -> dict[str | None, list[Call]]:
+    """FACTS.calls grouped by enclosing function qualname (None: module scope), in order.
+
+    Probes walk one file's functions at a time, so the grouping of the latest file is kept;
+    asking per function then costs a lookup instead of a scan of every call in the file."""
+    if _by_func_memo[0] is not facts:
+        by: dict[str | None, list[Call]] = {}
+        for c in facts.calls:
+            by.setdefault(c.func, []).append(c)
+        _by_func_memo[0], _by_func_memo[1] = facts, by
+    return _by_func_memo[1]
 
 
 def resolve(name: str, imports: dict[str, str]) -> str:
@@ -199,13 +223,86 @@ def _params(src: bytes, node: ts.Node) -> tuple[Param, ...]:
     return tuple(out)
 
 
+# Bounds for hostile input. Parsing garbage can take tree-sitter seconds per file, and its query
+# cursor turns quadratic inside huge syntax-error regions and past ~30k levels of nesting.
+PARSE_SECONDS = 5.0  # per file (a 1 MB real module parses in well under a second)
+_ERROR_SPAN_MAX = 4096  # larger syntax-error regions are blanked out (they cannot run anyway)
+_MAX_DEPTH = 2000  # deeper nodes are ignored (CPython itself rejects such nesting)
+_CHUNK = 1 << 20
+_BLANK = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
+
+
+def _parse(src: bytes, seconds: float) -> ts.Tree | None:
+    """Parse SRC, or None when it takes longer than SECONDS."""
+    end = time.monotonic() + seconds
+
+    def read(offset: int, _point) -> bytes:
+        return src[offset : offset + _CHUNK]  # bytes, not a memoryview (py-tree-sitter #435)
+
+    def progress(_offset: int, _has_error: bool) -> bool:
+        return time.monotonic() > end
+
+    try:
+        return ts.Parser(_LANG).parse(read, encoding="utf8", progress_callback=progress)
+    except ValueError:  # "Parsing failed": cancelled by progress()
+        return None
+
+
+def _large_errors(root: ts.Node) -> list[tuple[int, int]]:
+    """Byte ranges of syntax-error nodes larger than _ERROR_SPAN_MAX (iterative; only nodes
+    that hold an error and are large enough to hold such a region are visited)."""
+    out: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not node.has_error or node.end_byte - node.start_byte <= _ERROR_SPAN_MAX:
+            continue
+        if node.is_error:
+            out.append((node.start_byte, node.end_byte))
+            continue
+        stack.extend(node.children)
+    return sorted(out)
+
+
+def _bounded_parse(src: bytes) -> tuple[ts.Tree | None, bytes, str]:
+    """(tree, the source it was parsed from, what was left out). Large syntax-error regions are
+    blanked (newlines kept, so lines and offsets stay) and the file parsed again."""
+    seconds = PARSE_SECONDS
+    left = budget.remaining()
+    if left is not None:
+        seconds = max(0.05, min(seconds, left))
+    tree = _parse(src, seconds)
+    if tree is None:
+        return None, src, f"Python parse took longer than {PARSE_SECONDS:g}s"
+    if not tree.root_node.has_error:
+        return tree, src, ""
+    regions = _large_errors(tree.root_node)
+    if not regions:
+        return tree, src, ""
+    blanked = bytearray(src)
+    for start, end in regions:
+        blanked[start:end] = src[start:end].translate(_BLANK)
+    src2 = bytes(blanked)
+    tree2 = _parse(src2, seconds)
+    if tree2 is None or _large_errors(tree2.root_node):
+        return None, src, "syntax errors too large to analyse"
+    size = sum(end - start for start, end in regions)
+    return tree2, src2, f"{size} bytes of syntax errors not analysed"
+
+
 def extract(path: str, src: bytes) -> PyFacts:
     """Parse once and return every fact the probes use."""
-    parser = ts.Parser(_LANG)
-    tree = parser.parse(src)
+    facts = PyFacts(path=path, lines=src.count(b"\n") + 1)
+    tree, src, left_out = _bounded_parse(src)
+    if tree is None:
+        facts.has_error, facts.skipped = True, left_out
+        return facts
     root = tree.root_node
-    facts = PyFacts(path=path, has_error=root.has_error, lines=src.count(b"\n") + 1)
-    caps = ts.QueryCursor(_QUERY).captures(root)
+    facts.has_error = root.has_error or bool(left_out)
+    facts.partial = left_out
+    cursor = ts.QueryCursor(_QUERY)
+    cursor.set_max_start_depth(_MAX_DEPTH)
+    caps = cursor.captures(root)
 
     # in source order, so a name imported twice resolves to its last import
     for node in sorted(caps.get("import", ()), key=_start_byte):

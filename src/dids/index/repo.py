@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
+from collections import Counter
 import os
 import re
 import time
@@ -10,13 +12,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..acquire import budget
 from ..acquire.source import Snapshot, cache_root
 from .configs import Setting, compose_settings, env_file_settings
 from .inventory import FileRecord, Limits, language, role, skip_reason
 from .pyfacts import PyFacts, extract
 from .search import Hit, rg_search
 
-_PARALLEL_MIN_FILES = 400
+_PARALLEL_MIN_BYTES = 1 << 20  # below this much Python source, a pool costs more than it saves
 
 
 @dataclass
@@ -31,6 +34,11 @@ class RepoIndex:
     stats: dict[str, float] = field(default_factory=dict)
     _search_cache: dict[tuple, list[Hit]] = field(default_factory=dict)
     _texts: dict[str, str] = field(default_factory=dict)
+    _lines: dict[str, list[str]] = field(default_factory=dict)  # text(path).splitlines(), cached
+    _refs: Counter | None = None
+    _defs: Counter | None = None
+    _imported: set[str] | None = None
+    _scripts: str = ""
 
     def text(self, path: str) -> str:
         if path not in self._texts:
@@ -42,7 +50,9 @@ class RepoIndex:
         return self._texts[path]
 
     def line(self, path: str, n: int) -> str:
-        lines = self.text(path).splitlines()
+        lines = self._lines.get(path)
+        if lines is None:
+            lines = self._lines[path] = self.text(path).splitlines()
         return lines[n - 1] if 0 < n <= len(lines) else ""
 
     def role(self, path: str) -> str:
@@ -53,9 +63,30 @@ class RepoIndex:
                ignore_case: bool = False) -> list[Hit]:
         key = (tuple(patterns), globs, ignore_case)
         if key not in self._search_cache:
-            self._search_cache[key] = rg_search(self.root, patterns, globs=globs,
-                                                ignore_case=ignore_case)
+            self._search_cache[key] = self._rg(list(patterns), globs, ignore_case)
         return self._search_cache[key]
+
+    def _rg(self, patterns: list[str], globs: tuple[str, ...], ignore_case: bool) -> list[Hit]:
+        """rg_search, with a fast exact path for case-insensitive sets using word boundaries.
+
+        Under -i, a Unicode `\\b` keeps ripgrep off its fast engines (seconds per set on a large
+        tree). Dropping the `\\b`s matches a superset of lines, so that search finds every file
+        the exact set can match, quickly; the exact set then runs on those files only, which
+        gives the very hits (text, pattern indexes, order) a whole-tree search gives."""
+        loose = [_drop_word_boundaries(p) for p in patterns]
+        if not ignore_case or loose == patterns:
+            return rg_search(self.root, patterns, globs=globs, ignore_case=ignore_case)
+        try:
+            paths = sorted({h.path for h in rg_search(self.root, loose, globs=globs,
+                                                      ignore_case=True)})
+        except (RuntimeError, re.error):  # a pattern that needs its \b to stay valid
+            return rg_search(self.root, patterns, globs=globs, ignore_case=True)
+        if not paths:
+            return []
+        if len(paths) > _MAX_PATH_GLOBS or not all(_PLAIN_PATH.match(p) for p in paths):
+            return rg_search(self.root, patterns, globs=globs, ignore_case=True)
+        only = tuple(g for g in globs if g.startswith("!")) + tuple("/" + p for p in paths)
+        return rg_search(self.root, patterns, globs=only, ignore_case=True)
 
     def live_hits(self, patterns: list[str], *, globs: tuple[str, ...] = (),
                   ignore_case: bool = False, code_only: bool = False) -> list[Hit]:
@@ -79,10 +110,107 @@ class RepoIndex:
             out.append(h)
         return out
 
+    def reference_counts(self) -> Counter:
+        """Identifier occurrences across live source, for dead-code checks (computed once)."""
+        if self._refs is None:
+            refs: Counter = Counter()
+            defs: Counter = Counter()
+            for f in self.py.values():
+                refs.update(f.idents)
+                defs.update(d.name for d in f.defs)
+            self._refs, self._defs = refs, defs
+        return self._refs
+
+    def is_dead(self, path: str, line: int) -> bool:
+        """Whether path:line sits in a function nothing references (and no decorator registers).
+
+        Dead code is not a mechanism; names reached only through strings (getattr) look dead
+        here, which errs toward not crediting."""
+        facts = self.py.get(path)
+        if facts is None:
+            return False
+        for a in facts.assigns:
+            # a module constant nothing reads (a decoy string) is not a mechanism
+            if a.scope_kind == "module" and a.line <= line <= a.end_line and \
+                    a.target.isidentifier() and _LITERAL_START.match(a.value or "") and \
+                    self.reference_counts()[a.target] <= 1:
+                return True
+        func = facts.func_at(line)
+        module_live = self.module_imported(path)
+        while func is not None:
+            if func.decorators or func.name.startswith("__"):
+                return False
+            unreferenced = self.reference_counts()[func.name] <= self._defs[func.name]
+            # a public function of an imported module may be library API called by users
+            if unreferenced and (func.name.startswith("_") or not module_live):
+                return True
+            # a nested function is live only if its parent is
+            parent = func.qualname.rsplit(".", 1)[0] if "." in func.qualname else None
+            func = next((d for d in facts.defs if d.qualname == parent), None) if parent else None
+        return False
+
+    def module_imported(self, path: str) -> bool:
+        """Whether another source file imports this module, or it is an entry point."""
+        if self._imported is None:
+            names: set[str] = set()
+            for f in self.py.values():
+                for origin in f.imports.values():
+                    names.update(p for p in origin.lstrip(".").split(".") if p)
+            scripts = self.text("pyproject.toml") + self.text("setup.py") + self.text("setup.cfg")
+            self._imported = names
+            self._scripts = scripts
+        stem = path.rsplit("/", 1)[-1].removesuffix(".py")
+        if stem in ("__init__", "__main__", "main", "app", "cli", "server", "manage", "conftest"):
+            return True
+        if stem in self._imported:
+            return True
+        dotted = path.removesuffix(".py").replace("/", ".")
+        if dotted.split(".", 1)[-1] in self._scripts or stem in self._scripts:
+            return True
+        text = self.text(path)
+        return "__main__" in text
+
     def source_py(self) -> list[PyFacts]:
         return [self.py[p] for p in sorted(self.py)]
 
 
+_MAX_PATH_GLOBS = 2000
+_PLAIN_PATH = re.compile(r"^[\w.@+=,:~-]+(?:/[\w.@+=,:~-]+)*$")  # no glob metacharacters
+
+
+def _drop_word_boundaries(pattern: str) -> str:
+    """PATTERN without its \\b / \\B assertions (outside classes): it matches a superset."""
+    out, i, depth, n = [], 0, 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            if depth == 0 and pattern[i + 1] in "bB":
+                i += 2
+                continue
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[":
+            if depth:
+                return pattern  # nested classes: leave the pattern as it is
+            depth = 1
+            out.append(c)
+            i += 1
+            if i < n and pattern[i] == "^":
+                out.append("^")
+                i += 1
+            if i < n and pattern[i] == "]":  # a leading "]" is a literal
+                out.append("]")
+                i += 1
+            continue
+        if c == "]" and depth:
+            depth = 0
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+_LITERAL_START = re.compile(r"""^\s*([rbfuRBFU]{0,2}["']|[\[({])""")
 _STRING = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""")
 
 
@@ -95,9 +223,100 @@ def _parse_one(item: tuple[str, bytes]) -> PyFacts:
     return extract(*item)
 
 
-def _export_dir(snapshot: Snapshot) -> Path:
+def _parse_many(items: list[tuple[str, bytes]]) -> list[PyFacts]:
+    return [extract(*item) for item in items]
+
+
+def _start_parsing(to_parse: list[tuple[str, bytes]]):
+    """A process pool already parsing TO_PARSE (largest files first, in chunks of similar
+    size so both workers finish together), or (None, []) when one process is quicker."""
+    workers = os.cpu_count() or 1
+    total = sum(len(d) for _, d in to_parse)
+    if workers < 2 or len(to_parse) < 2 * workers or total < _PARALLEL_MIN_BYTES:
+        return None, []
+    target = max(64 << 10, total // (workers * 16))
+    chunks: list[list[tuple[str, bytes]]] = []
+    chunk: list[tuple[str, bytes]] = []
+    size = 0
+    for item in sorted(to_parse, key=lambda x: -len(x[1])):
+        chunk.append(item)
+        size += len(item[1])
+        if size >= target:
+            chunks.append(chunk)
+            chunk, size = [], 0
+    if chunk:
+        chunks.append(chunk)
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        return pool, [pool.submit(_parse_many, c) for c in chunks]
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+
+
+def _abandon(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now (timeout or error): drop queued chunks and end the workers, so the run
+    does not wait for them on exit."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        try:
+            proc.terminate()
+        except OSError:
+            pass
+
+
+def _collect(jobs, to_parse: list[tuple[str, bytes]]) -> dict[str, PyFacts]:
+    """Facts from the pool in TO_PARSE order. The cyclic GC is paused while a million small
+    objects are unpickled (facts hold no cycles); it would otherwise rescan them repeatedly."""
+    got: dict[str, PyFacts] = {}
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for job in jobs:
+            for facts in job.result():
+                got[facts.path] = facts
+    finally:
+        if enabled:
+            gc.enable()
+    return {path: got[path] for path, _ in to_parse}
+
+
+def _write_tree(root: Path, items: list[tuple[str, bytes]]) -> list[str]:
+    """Write the exported tree (each directory made once) and mark it complete; return the
+    paths that could not be written (a crafted tree can hold both `a` and `a/b`)."""
+    root.mkdir(parents=True, exist_ok=True)
+    made: set[str] = set()
+    failed: list[str] = []
+    base = os.fsencode(root)
+    for i, (path, data) in enumerate(items):
+        if i % 256 == 0:
+            budget.check()
+        dest = os.path.join(base, os.fsencode(path))
+        parent = os.path.dirname(dest)
+        try:
+            if parent not in made:
+                os.makedirs(parent, exist_ok=True)
+                made.add(parent)
+            # O_NOFOLLOW: never write through a link, whatever is on disk
+            fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        except OSError:
+            failed.append(path)
+    _complete_marker(root).write_text("\0".join(failed))
+    return failed
+
+
+def _complete_marker(root: Path) -> Path:
+    # beside the tree, not in it: the repository may hold a file of any name
+    return root.with_name(root.name + ".complete")
+
+
+def _export_dir(snapshot: Snapshot, limits: Limits | None = None) -> Path:
     key = hashlib.sha256(snapshot.url.encode()).hexdigest()[:16]
-    return cache_root() / "trees" / key / snapshot.commit
+    bounds = hashlib.sha256((limits or Limits()).model_dump_json().encode()).hexdigest()[:8]
+    return cache_root() / "trees" / key / f"{snapshot.commit}-{bounds}"
 
 
 def _safe_relpath(path: str) -> bool:
@@ -114,7 +333,12 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     links: list[tuple[str, str]] = []
     wanted = []
     total = 0
+    seen: set[str] = set()
     for e in entries:
+        if e.path in seen:  # a crafted tree can name a path twice
+            skipped.append((e.path, "duplicate path in the tree"))
+            continue
+        seen.add(e.path)
         if e.is_submodule:
             skipped.append((e.path, "submodule (never fetched)"))
             continue
@@ -141,16 +365,18 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         total += e.size
         wanted.append(e)
 
-    link_shas = {e.sha: e.path for e in entries if e.is_symlink}
-    blobs = snapshot.read_blobs([e.sha for e in wanted] + list(link_shas))
-    links = [(p, blobs.get(s, b"").decode("utf-8", "replace")[:200]) for s, p in link_shas.items()]
-    links.sort()
+    link_entries = [(e.path, e.sha) for e in entries if e.is_symlink]
+    # a link's blob is its target text; the target itself is never opened
+    blobs = snapshot.read_blobs([e.sha for e in wanted] + [s for _, s in link_entries])
+    links = sorted((p, blobs.get(s, b"")[:200].decode("utf-8", "replace"))
+                   for p, s in link_entries)
 
-    root = _export_dir(snapshot)
-    fresh = not (root / ".dids-complete").exists()
-    if fresh:
-        root.mkdir(parents=True, exist_ok=True)
+    root = _export_dir(snapshot, limits)
+    marker = _complete_marker(root)
+    fresh = not marker.exists()
+    unwritten: list[str] = [] if fresh else [p for p in marker.read_text().split("\0") if p]
     to_parse: list[tuple[str, bytes]] = []
+    to_write: list[tuple[str, bytes]] = []
     for e in wanted:
         data = blobs.get(e.sha, b"")
         rec = files[e.path]
@@ -158,33 +384,56 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
             skipped.append((e.path, "binary content"))
             del files[e.path]
             continue
-        if max((len(x) for x in data.split(b"\n")), default=0) > limits.max_line_chars:
+        # no line can be longer than the file; most files skip the split
+        if len(data) > limits.max_line_chars and \
+                max(map(len, data.split(b"\n"))) > limits.max_line_chars:
             skipped.append((e.path, f"a line longer than {limits.max_line_chars} characters"))
             del files[e.path]
             continue
         if fresh:
-            dest = root / os.fsdecode(os.fsencode(e.path))
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
+            to_write.append((e.path, data))
         if rec.lang == "python" and rec.role == "source":
             to_parse.append((e.path, data))
-    if fresh:
-        (root / ".dids-complete").write_text("ok")
-    t1 = time.perf_counter()
 
+    # Parse in worker processes while this one writes the exported tree.
     py: dict[str, PyFacts] = {}
-    if len(to_parse) >= _PARALLEL_MIN_FILES and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
-            for facts in pool.map(_parse_one, to_parse, chunksize=32):
-                py[facts.path] = facts
-    else:
-        for item in to_parse:
-            py[item[0]] = _parse_one(item)
+    pool, jobs = _start_parsing(to_parse)
+    try:
+        if fresh:
+            unwritten = _write_tree(root, to_write)
+        file_settings = _file_settings(files, blobs, wanted)
+        t1 = time.perf_counter()
+        if pool is None:
+            for item in to_parse:
+                budget.check()
+                py[item[0]] = _parse_one(item)
+        else:
+            py = _collect(jobs, to_parse)
+    except BaseException:
+        if pool is not None:
+            _abandon(pool)
+            pool = None
+        raise
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
     t2 = time.perf_counter()
+    for path in unwritten:
+        if files.pop(path, None) is not None:
+            py.pop(path, None)
+            skipped.append((path, "could not be written to the search tree"))
+    for path, facts in list(py.items()):
+        if facts.skipped:  # e.g. a parse over its time limit: no facts, not credited
+            del py[path]
+            skipped.append((path, facts.skipped))
+        elif facts.partial:  # facts kept, some of the file left out
+            skipped.append((path, facts.partial))
 
     index = RepoIndex(snapshot=snapshot, root=root, files=files, skipped=sorted(skipped),
                       links=links, py=py)
-    index.settings = _settings(index, blobs, wanted)
+    from .settings import code_settings  # local: settings reads PyFacts
+
+    index.settings = file_settings + code_settings(index)
     index.stats = {"files": len(files), "python_parsed": len(py), "skipped": len(skipped),
                    "read_s": round(t1 - t0, 3), "parse_s": round(t2 - t1, 3)}
     return index
@@ -193,9 +442,16 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
 def _settings(index: RepoIndex, blobs: dict[str, bytes], wanted) -> list[Setting]:
     from .settings import code_settings  # local: settings reads PyFacts
 
+    out = _file_settings(index.files, blobs, wanted)
+    out.extend(code_settings(index))
+    return out
+
+
+def _file_settings(files: dict[str, FileRecord], blobs: dict[str, bytes], wanted) -> list[Setting]:
+    """Settings from compose and .env files (no Python facts needed)."""
     out: list[Setting] = []
     for e in wanted:
-        rec = index.files.get(e.path)
+        rec = files.get(e.path)
         if rec is None:
             continue
         name = e.path.rsplit("/", 1)[-1]
@@ -208,5 +464,4 @@ def _settings(index: RepoIndex, blobs: dict[str, bytes], wanted) -> list[Setting
         elif name.startswith(".env"):
             text = blobs[e.sha].decode("utf-8", "replace")
             out.extend(env_file_settings(e.path, text))
-    out.extend(code_settings(index))
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import os
@@ -11,7 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ToolMissingError
+from ..acquire import budget
+from ..errors import InputError, ToolMissingError
 
 # dids' own excludes; the scanned repo's .gitignore/.rgignore are ignored (--no-ignore) so the
 # repository cannot hide files from its auditor.
@@ -60,8 +62,15 @@ def rg_search(
     for p in patterns:
         cmd += ["-e", p]
     cmd += ["--", "."]
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, timeout=timeout,
-                          env={"PATH": os.environ.get("PATH", "")})
+    budget.check()
+    limit = budget.timeout_for(timeout)
+    try:
+        proc = subprocess.run(cmd, cwd=root, capture_output=True, timeout=limit,
+                              env={"PATH": os.environ.get("PATH", "")})
+    except subprocess.TimeoutExpired as exc:
+        if budget.expired():
+            raise budget.TimeLimitExceeded(budget.message()) from exc
+        raise InputError(f"ripgrep timed out after {limit:.0f}s on one pattern set") from exc
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"ripgrep failed: {proc.stderr.decode('utf-8', 'replace')[:200]}")
     compiled = [re.compile(p, re.I if ignore_case else 0) for p in patterns]
@@ -71,15 +80,25 @@ def rg_search(
         if msg.get("type") != "match":
             continue
         data = msg["data"]
-        path = data["path"].get("text")
-        text = data["lines"].get("text", "")
-        if path is None:
+        path = _text_of(data.get("path") or {}, "backslashreplace")
+        text = _text_of(data.get("lines") or {}, "replace")
+        if not path:
             continue
         path = path[2:] if path.startswith("./") else path
         matched = tuple(i for i, c in enumerate(compiled) if c.search(text[:2000])) or (0,)
         hits.append(Hit(path, data["line_number"], text.rstrip("\n")[:300], matched[0], matched))
     hits.sort(key=lambda h: (h.path, h.line, h.pattern))
     return hits
+
+
+def _text_of(field: dict, errors: str) -> str:
+    """ripgrep's JSON gives non-UTF-8 paths and lines as base64 `bytes` instead of `text`."""
+    if "text" in field:
+        return field["text"]
+    try:
+        return base64.b64decode(field.get("bytes", "")).decode("utf-8", errors)
+    except ValueError:
+        return ""
 
 
 def command_text(patterns: list[str], scope: str = ".", ignore_case: bool = False) -> str:

@@ -19,7 +19,8 @@ _PROMPT_CALL = re.compile(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|type
 _PROMPT_CONTEXT = re.compile(r"approv|confirm|allow|permit|run this|execute|proceed|y/n|\[y", re.I)
 _MODE_KEY = re.compile(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
                        r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
-_ALLOW_ALL = re.compile(r"high|full|auto|yolo|allow|bypass|never|trust|true|1|on|dangerous", re.I)
+_ALLOW_ALL = re.compile(r"^(high|full|full_auto|auto|yolo|allow\w*|bypass\w*|never|trust\w*|true|1|on|"
+                        r"dangerous\w*|skip\w*)$", re.I)
 
 
 @probe("approval.flag", ("C2",), "Default the approval flag to on for powerful tools.")
@@ -70,7 +71,8 @@ def registrations(index: RepoIndex):
         for c in facts.calls:
             for k, v in c.kwargs:
                 if re.match(r"^(requires?_approval|needs?_approval)$", k) and v.strip() in ("True", "False") \
-                        and re.search(r"tool|register|Tool", c.callee):
+                        and re.search(r"tool|register|Tool", c.callee) \
+                        and not index.line(facts.path, c.line).lstrip().startswith("@"):
                     yield finding("approval.registration", f"{c.raw}(...) registers a tool with "
                                   f"{k}={v.strip()}.", facts.path, c.line, tool=c.raw,
                                   gated=v.strip() == "True")
@@ -126,7 +128,7 @@ def modes(index: RepoIndex):
         seen.add(s.key)
         best = defaults_for(index.settings, s.key)[0]
         v = (best.value or "")
-        allow_all = bool(_ALLOW_ALL.search(v.split(".")[-1]))
+        allow_all = bool(_ALLOW_ALL.match(v.split(".")[-1].strip().strip("'\"")))
         yield finding("approval.mode", f"{best.key} defaults to {v!r}"
                       + (", a mode that runs actions without asking." if allow_all else "."),
                       best.path, best.line, key=best.key, value=v, allow_all=allow_all)

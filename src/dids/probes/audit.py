@@ -60,7 +60,8 @@ def swallow(index: RepoIndex):
         for d in facts.defs:
             if not re.search(r"audit|record|wal|journal|trail", d.name + (d.cls or ""), re.I):
                 continue
-            lines = [index.line(facts.path, i) for i in range(d.line, min(d.end_line, d.line + 200) + 1)]
+            lines = [index.line(facts.path, i) if facts.is_code_line(i) else ""
+                     for i in range(d.line, min(d.end_line, d.line + 200) + 1)]
             for i, text in enumerate(lines):
                 if re.match(r"\s*except\b", text):
                     nxt = " ".join(lines[i + 1:i + 3])

@@ -66,7 +66,8 @@ def run_probes(index: RepoIndex) -> Findings:
 
     by_probe: dict[str, list[Finding]] = defaultdict(list)
     for pid in sorted(PROBES):
-        found = list(PROBES[pid].func(index))
+        found = [f for f in PROBES[pid].func(index)
+                 if f.location is None or not index.is_dead(f.location.path, f.location.start_line)]
         found.sort(key=lambda f: (f.location.path if f.location else "",
                                   f.location.start_line if f.location else 0, f.claim))
         by_probe[pid] = found

@@ -69,17 +69,41 @@ def env_kind(index: RepoIndex, facts: PyFacts, call: Call) -> tuple[str, int]:
             name = a.value.split("(")[0].split(".")[-1] if a.value else name
             break
         # a helper that builds the environment
+        found = _helper_env(index, name)
+        if found is not None:
+            return found
+    return "unknown", call.line
+
+
+_HELPER_FULL = re.compile(r"os\.environ\.copy\(\)|dict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b")
+_HELPER_REMOVES = re.compile(r"\.pop\(|del\s+\w+\[")
+
+
+def _helper_env(index: RepoIndex, name: str) -> tuple[str, int] | None:
+    """(kind, line) from the first function called NAME (in source_py order) whose body shows
+    the environment it builds; memoised per index, with one name -> definitions map."""
+    memo = index._search_cache.setdefault(("_env_helpers",), {})  # type: ignore[arg-type]
+    if name in memo:
+        return memo[name]  # type: ignore[return-value]
+    by_name = index._search_cache.get(("_defs_by_name",))
+    if by_name is None:
+        by_name = {}
         for f in index.source_py():
             for d in f.defs:
-                if d.name != name:
-                    continue
-                body = [f.is_code_line(i) and index.line(f.path, i) for i in range(d.line, d.end_line + 1)]
-                src = "\n".join(b for b in body if b)
-                if re.search(r"os\.environ\.copy\(\)|dict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b", src):
-                    return ("filtered" if re.search(r"\.pop\(|del\s+\w+\[", src) else "full"), d.line
-                if "os.environ" in src or "{" in src:
-                    return "constructed", d.line
-    return "unknown", call.line
+                by_name.setdefault(d.name, []).append((f, d))  # type: ignore[union-attr]
+        index._search_cache[("_defs_by_name",)] = by_name  # type: ignore[assignment]
+    result = None
+    for f, d in by_name.get(name, ()):  # type: ignore[union-attr]
+        body = [f.is_code_line(i) and index.line(f.path, i) for i in range(d.line, d.end_line + 1)]
+        src = "\n".join(b for b in body if b)
+        if _HELPER_FULL.search(src):
+            result = ("filtered" if _HELPER_REMOVES.search(src) else "full"), d.line
+            break
+        if "os.environ" in src or "{" in src:
+            result = "constructed", d.line
+            break
+    memo[name] = result  # type: ignore[index]
+    return result
 
 
 def _with_removals(facts: PyFacts, call: Call, kind: str) -> str:
@@ -142,8 +166,8 @@ def inprocess(index: RepoIndex):
     """Model code run inside the agent process: exec/eval of non-literal code, Jupyter kernels."""
     for facts in index.source_py():
         for call in facts.calls:
-            literal = call.args and re.match(r"""^[rbfu]*["']""", call.args[0])
-            if call.callee in ("exec", "eval") and call.args and not literal:
+            if call.callee in ("exec", "eval") and call.args and \
+                    not re.match(r"""^[rbfu]*["']""", call.args[0]):  # not a literal
                 yield finding("exec.inprocess", f"{call.raw}() runs code given at run time inside "
                               "the agent process.", facts.path, call.line, how="exec")
             elif call.short in ("KernelManager", "start_new_kernel", "InteractiveConsole",

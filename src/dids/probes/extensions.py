@@ -14,6 +14,8 @@ def mcp_stdio(index: RepoIndex):
     """Local MCP servers started as processes, and the environment they get."""
     for facts in index.source_py():
         for c in facts.calls:
+            if c.short == "stdio_client" and c.kw("command") is None:
+                continue  # takes parameters built elsewhere (counted where they are built)
             if c.short in ("StdioServerParameters", "stdio_client", "StdioServerParams", "MCPServerStdio"):
                 env = c.kw("env")
                 kind = "inherit" if env is None else ("full" if _FULL_ENV.search(env.strip()) else "constructed")

@@ -8,6 +8,12 @@ from ..index.repo import RepoIndex
 from .base import finding, probe
 
 _EXPLICIT_CREDS = re.compile(r"aws_access_key_id|aws_session_token|profile_name|role_arn|credentials")
+# compiled once: the probes below test them against every call in the repository
+_BOTO3_CLIENT = re.compile(r"^boto3\.(client|resource|Session|session\.Session)$")
+_KUBE_CONFIG = re.compile(r"(^|\.)load_kube_config$|(^|\.)new_client_from_config$")
+_DEFAULT_CREDS = re.compile(r"(^|\.)(default|from_env)$")
+_GOOGLE_DOCKER = re.compile(r"google\.auth|docker")
+_JWT_ENCODE = re.compile(r"^(jwt|jose\.jwt|authlib\.jose\.jwt)\.encode$")
 
 
 @probe("identity.ambient", ("C1",), "Give the agent its own narrow credentials instead of the operator's.")
@@ -15,15 +21,14 @@ def ambient(index: RepoIndex):
     """Clients built from ambient credentials: boto3 default chain, the user's kubeconfig, gh auth."""
     for facts in index.source_py():
         for c in facts.calls:
-            if re.match(r"^boto3\.(client|resource|Session|session\.Session)$", c.callee):
+            if _BOTO3_CLIENT.match(c.callee):
                 if not any(_EXPLICIT_CREDS.search(k) for k, _ in c.kwargs):
                     yield finding("identity.ambient", f"{c.raw}(...) uses the default AWS "
                                   "credential chain.", facts.path, c.line, source="aws")
-            elif re.search(r"(^|\.)load_kube_config$|(^|\.)new_client_from_config$", c.callee):
+            elif _KUBE_CONFIG.search(c.callee):
                 yield finding("identity.ambient", f"{c.raw}(...) loads the user's kubeconfig.",
                               facts.path, c.line, source="kube")
-            elif re.search(r"(^|\.)(default|from_env)$", c.callee) and re.search(
-                    r"google\.auth|docker", c.callee):
+            elif _DEFAULT_CREDS.search(c.callee) and _GOOGLE_DOCKER.search(c.callee):
                 yield finding("identity.ambient", f"{c.raw}(...) uses ambient credentials.",
                               facts.path, c.line, source=c.callee.split(".")[0])
     for h in index.live_hits([r"""\[\s*["']gh["']\s*,"""], globs=("*.py",)):
@@ -36,7 +41,7 @@ def tokens(index: RepoIndex):
     """Signed tokens minted for the agent whose claims list allowed actions, tools or scopes."""
     for facts in index.source_py():
         for c in facts.calls:
-            if re.match(r"^(jwt|jose\.jwt|authlib\.jose\.jwt)\.encode$", c.callee) or \
+            if _JWT_ENCODE.match(c.callee) or \
                     c.callee.endswith("jwt.encode"):
                 yield finding("identity.token", f"{c.raw}(...) mints a signed token in "
                               f"{c.func or 'module scope'}.", facts.path, c.line)

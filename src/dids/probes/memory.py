@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..index.pyfacts import calls_by_func
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
 from .base import finding, probe
@@ -45,7 +46,7 @@ def inject(index: RepoIndex):
     """Prompt builders that read the memory store into the model's context."""
     for facts in index.source_py():
         for d in facts.defs:
-            calls = [c for c in facts.calls if c.func == d.qualname]
+            calls = calls_by_func(facts).get(d.qualname, [])
             reads = [c for c in calls if re.search(r"memor", c.raw + " ".join(c.args), re.I)
                      and re.search(r"read|load|get|search|render|format|recall|retrieve|list", c.short, re.I)]
             if not reads:

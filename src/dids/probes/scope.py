@@ -8,13 +8,16 @@ from ..index.repo import RepoIndex
 from .base import finding, probe
 
 
+_CHECK_FN = re.compile(r"(validate|check|ensure)_?(url|host|destination|egress)", re.I)
+
+
 @probe("scope.destination", ("C3",), "Check destinations of egress tools (allowlist, no private ranges).")
 def destination(index: RepoIndex):
     """Private-address or host-allowlist checks applied in live code."""
     for facts in index.source_py():
         for c in facts.calls:
             if c.short in ("is_private", "is_loopback", "is_link_local", "is_reserved") or \
-                    re.search(r"(validate|check|ensure)_?(url|host|destination|egress)", c.short, re.I):
+                    _CHECK_FN.search(c.short):
                 yield finding("scope.destination", f"{c.raw}(...) checks a destination in "
                               f"{c.func or 'module scope'}.", facts.path, c.line)
     for h in index.live_hits([r"\.is_(private|loopback|link_local|reserved|multicast)\b"],
@@ -38,6 +41,9 @@ def allowlist(index: RepoIndex):
             # agent configuration, not a result or message that happens to list tools
             cls = a.scope.split(".")[-1]
             if not _CONFIG_CLASS.search(cls) or _RESULT_CLASS.search(cls):
+                continue
+            # a bare "tools"/"actions" list is an allowlist only on an agent's own configuration
+            if a.target in ("tools", "actions") and not re.search(r"Agent|Preset|Assistant", cls):
                 continue
             if not re.search(r"list|List|set|Sequence|tuple", a.annotation):
                 continue

@@ -14,15 +14,22 @@ _SECRET_KEY = re.compile(r"(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ENC
                          r"SERVICE_KEY|SIGNING|DB_URI|DATABASE_URL|_DSN|ACCESS_KEY|CREDENTIAL)", re.I)
 
 
+# compiled once: the probes below test them against every call in the repository
+_CIPHER = re.compile(r"(^|\.)(Fernet|MultiFernet|AESGCM|ChaCha20Poly1305)$")
+_KEYRING = re.compile(r"^keyring\.(set|get)_password$")
+_ENCRYPT_CALL = re.compile(r"kms.*\.(encrypt|decrypt)$|\.(encrypt|decrypt)\(?$")
+_CRYPT_WORD = re.compile(r"kms|fernet|crypt", re.I)
+_ANALYTICS_CALL = re.compile(r"^(posthog|analytics|segment|mixpanel)\.(capture|track)$")
+_POSTHOG = re.compile(r"posthog", re.I)
+
+
 @probe("secrets.encryption", ("C8",), "Encrypt stored secrets (Fernet/KMS) or use the OS keychain.")
 def encryption(index: RepoIndex):
     """Encryption-at-rest or keychain use in live code."""
     for facts in index.source_py():
         for c in facts.calls:
-            if re.search(r"(^|\.)(Fernet|MultiFernet|AESGCM|ChaCha20Poly1305)$", c.callee) or \
-                    re.match(r"^keyring\.(set|get)_password$", c.callee) or \
-                    re.search(r"kms.*\.(encrypt|decrypt)$|\.(encrypt|decrypt)\(?$", c.callee) and \
-                    re.search(r"kms|fernet|crypt", c.callee, re.I):
+            if _CIPHER.search(c.callee) or _KEYRING.match(c.callee) or \
+                    _ENCRYPT_CALL.search(c.callee) and _CRYPT_WORD.search(c.callee):
                 kind = "keychain" if c.callee.startswith("keyring") else "encryption"
                 yield finding("secrets.encryption", f"{c.raw}(...) protects secrets at rest "
                               f"({kind}).", facts.path, c.line, how=kind)
@@ -60,8 +67,8 @@ def telemetry(index: RepoIndex):
                 yield finding("secrets.telemetry", "Sentry is initialised"
                               + (f" with send_default_pii={pii}." if pii else " with SDK defaults."),
                               facts.path, c.line, vendor="sentry", content=pii == "True")
-            elif re.match(r"^(posthog|analytics|segment|mixpanel)\.(capture|track)$", c.callee) \
-                    or (re.search(r"posthog", c.callee, re.I) and c.short in ("capture", "track")):
+            elif _ANALYTICS_CALL.match(c.callee) \
+                    or (_POSTHOG.search(c.callee) and c.short in ("capture", "track")):
                 content = any(re.search(r"prompt|message|content|output|response|input", a, re.I)
                               for a in c.args + tuple(v for _, v in c.kwargs))
                 yield finding("secrets.telemetry", f"{c.raw}(...) sends an analytics event"

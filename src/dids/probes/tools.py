@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ..index.pyfacts import FuncDef, PyFacts
 from ..index.repo import RepoIndex
 from .base import finding, probe
-from .exec_paths import SPAWN
+from .exec_paths import SPAWN, is_shell
 
 _TOOL_DECORATOR = re.compile(
     r"^(?:[\w.]*\.)?(tool|tool_plain|function_tool|ai_function|kernel_function|register|register_tool|"
@@ -45,26 +46,61 @@ def helper_capabilities(index: RepoIndex) -> dict[str, set[str]]:
     return out
 
 
+_by_func_last: list = [None, None]  # (facts, its calls grouped by enclosing function)
+_callee_caps_memo: dict[str, frozenset[str]] = {}
+_OPEN_WRITE = re.compile(r"""^['"][wax]""")
+
+
+def _calls_in(facts: PyFacts, qualname: str) -> list:
+    """Calls made in function QUALNAME or functions nested in it (one grouping per file)."""
+    if _by_func_last[0] is not facts:
+        by: dict[str, list] = {}
+        for c in facts.calls:
+            if c.func:
+                by.setdefault(c.func, []).append(c)
+        _by_func_last[:] = [facts, (by, sorted(by))]
+    by, keys = _by_func_last[1]
+    out = list(by.get(qualname, ()))
+    prefix = qualname + "."
+    i = bisect.bisect_left(keys, prefix)
+    while i < len(keys) and keys[i].startswith(prefix):
+        out.extend(by[keys[i]])
+        i += 1
+    return out
+
+
+def _callee_caps(callee: str) -> frozenset[str]:
+    caps = _callee_caps_memo.get(callee)
+    if caps is None:
+        found = set()
+        if callee in SPAWN:
+            found.add("exec")
+        if _NET_CLIENT.match(callee):
+            found.add("network")
+        if _FS_WRITE.search(callee):
+            found.add("fs_write")
+        if _COMM.search(callee):
+            found.add("external_comm")
+        if _CRED.search(callee):
+            found.add("credentials")
+        caps = _callee_caps_memo[callee] = frozenset(found)
+    return caps
+
+
 def _capabilities(facts: PyFacts, d: FuncDef, helpers: dict[str, set[str]] | None) -> list[str]:
-    calls = [c for c in facts.calls if c.func == d.qualname or
-             (c.func or "").startswith(d.qualname + ".")]
+    calls = _calls_in(facts, d.qualname)
     caps = set()
     for c in calls:
         if helpers and c.short in helpers and c.short != d.name:
             caps.update(helpers[c.short])
     for c in calls:
-        if c.callee in SPAWN:
-            caps.add("exec")
-        if _NET_CLIENT.match(c.callee):
-            caps.add("network")
-        if _FS_WRITE.search(c.callee) or (c.short == "open" and any(
-                re.match(r"""^['"][wax]""", a) for a in c.args[1:2] + tuple(
-                    v for k, v in c.kwargs if k == "mode"))):
+        caps.update(_callee_caps(c.callee))
+        if "exec" in caps and c.callee in SPAWN and is_shell(c):
+            caps.add("shell")  # a command string through a shell: raw passthrough
+        if c.short == "open" and any(
+                _OPEN_WRITE.match(a) for a in c.args[1:2] + tuple(
+                    v for k, v in c.kwargs if k == "mode")):
             caps.add("fs_write")
-        if _COMM.search(c.callee):
-            caps.add("external_comm")
-        if _CRED.search(c.callee):
-            caps.add("credentials")
     return sorted(caps) or ["read_only"]
 
 

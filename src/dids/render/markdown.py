@@ -9,11 +9,13 @@ import jinja2
 from ..acquire.source import github_slug
 from ..models import Evidence, Report
 from ..rubric import load_rubric
-from .text import clean, md
+from .text import clean, code_span, md, md_url, url_path
 
 
 def template_dir() -> Path:
-    return Path(__file__).resolve().parents[3] / "templates"
+    from ..rubric import data_dir
+
+    return data_dir("templates")
 
 
 def citation(path: str, start: int | None, end: int | None, slug: str | None, commit: str) -> str:
@@ -21,9 +23,8 @@ def citation(path: str, start: int | None, end: int | None, slug: str | None, co
         f"-{end}" if end and start and end != start else "")
     if slug and start:
         anchor = f"#L{start}" + (f"-L{end}" if end and end != start else "")
-        safe = clean(path).replace(" ", "%20").replace(")", "%29").replace("(", "%28")
-        return f"[{md(label)}](https://github.com/{slug}/blob/{commit}/{safe}{anchor})"
-    return f"`{label.replace('`', '')}`"
+        return f"[{md(label)}](https://github.com/{slug}/blob/{commit}/{url_path(path)}{anchor})"
+    return code_span(label)
 
 
 def render_markdown(report: Report) -> str:
@@ -34,6 +35,7 @@ def render_markdown(report: Report) -> str:
                              lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["md"] = md
+    env.filters["md_url"] = md_url
 
     def cites(evidence: tuple[Evidence, ...]) -> str:
         located = [citation(e.path, e.start_line, e.end_line, slug, report.commit)

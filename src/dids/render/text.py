@@ -1,25 +1,71 @@
-"""Make repository-controlled text safe to place in Markdown."""
+"""Make repository-controlled text safe to place in Markdown.
+
+Paths, names, claims that quote code and URLs all come from the scanned repository. In the card
+they must stay text: no HTML, no links or images, no autolinks, no entities, no table breaks, no
+block structure (headings, lists, quotes) and no Trojan-source characters.
+"""
 
 from __future__ import annotations
 
 import re
 
-# bidi overrides/isolates and other invisible controls (Trojan-source)
-_CONTROL = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# C0/C1 controls (tab, newline and carriage return are handled by the callers), bidi
+# embeddings/overrides/isolates/marks, zero-width characters, line/paragraph separators and BOM
+_CONTROL = re.compile(
+    "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u2069\ufeff\ufff9-\ufffb]"
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_WS = re.compile(r"[\t\r\n]+")
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]{1,32};)")  # "&#x202e;" would decode to a control
+# what CommonMark/GFM would read as block structure at the start of a line
+_BLOCK_START = re.compile(r"^(?:[#=+\-*_~>]|\d{1,9}[.)])")
+# GFM extended autolinks: scheme://, www., and bare e-mail addresses
+_SCHEME = re.compile(r"(?i)(?<=[a-z0-9])://")
+_WWW = re.compile(r"(?i)\b(www)\.")
+_EMAIL_AT = re.compile(r"(?<=[\w.+-])@(?=[\w-]+\.[\w-])")
 
 
 def clean(text: str) -> str:
-    return _CONTROL.sub("", text)
+    """TEXT without invisible/bidi control characters; lone surrogates become U+FFFD."""
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
 
 
-def md(text: object) -> str:
-    """Escape text for Markdown prose and table cells: no HTML, links, or table breaks."""
-    s = clean(str(text)).replace("\r", " ").replace("\n", " ")
-    s = s.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
-    s = s.replace("[", "\\[").replace("]", "\\]")
+def md(text: object, *, autolink: bool = False) -> str:
+    """Escape text for Markdown prose and table cells: no HTML, links, or table breaks.
+
+    autolink=True keeps a URL auto-linkable (only for the repository URL the user gave)."""
+    s = _WS.sub(" ", clean(str(text))).strip()
+    s = s.replace("\\", "\\\\")
+    s = _ENTITY.sub("&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
+    s = s.replace("|", "\\|").replace("[", "\\[").replace("]", "\\]").replace("`", "\\`")
+    if not autolink:
+        s = _SCHEME.sub(r":\/\/", s)
+        s = _WWW.sub(r"\1\\.", s)
+        s = _EMAIL_AT.sub(r"\\@", s)
+    if _BLOCK_START.match(s):
+        s = "\\" + s if not s[0].isdigit() else re.sub(r"^(\d+)([.)])", r"\1\\\2", s)
     return s
 
 
-def code_span(text: str) -> str:
-    s = clean(text).replace("\n", " ").replace("`", "'")
+def md_url(text: object) -> str:
+    """md() for a URL shown as the repository's address (it may autolink; nothing else can)."""
+    return md(text, autolink=True)
+
+
+def code_span(text: str, *, table: bool = False) -> str:
+    """TEXT as an inline code span (inert: no HTML or links inside); table=True also escapes
+    `|`, which GFM reads as a cell border even inside code spans."""
+    s = _WS.sub(" ", clean(text)).replace("`", "'")
+    if table:
+        s = s.replace("|", "\\|")
+    if s.startswith(" ") or s.endswith(" "):
+        s = s.strip() or "'"
     return f"`{s}`"
+
+
+def url_path(path: str) -> str:
+    """A repository path as a percent-encoded URL path (for permalinks)."""
+    from urllib.parse import quote
+
+    return quote(clean(path), safe="/-._~")

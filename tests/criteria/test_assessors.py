@@ -1,0 +1,164 @@
+"""Assessors end to end: a weak and a strong shape of the same small agent per criterion, through
+the full pipeline (score_target), with levels that must move the right way."""
+
+from __future__ import annotations
+
+import pytest
+
+from dids.engine import score_target
+
+from . import shapes
+
+CRITERIA = [f"C{i}" for i in range(1, 11)]
+
+
+@pytest.fixture(scope="module")
+def score(tmp_path_factory):
+    """files -> {criterion id: CriterionResult}, one pipeline run per distinct repository."""
+    from conftest import RepoBuilder
+
+    done: dict = {}
+
+    def run(files: dict[str, str]):
+        key = tuple(sorted(files.items()))
+        if key not in done:
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setenv("DIDS_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "dids-cache"))
+                repo = RepoBuilder(tmp_path_factory.mktemp("agent") / "repo")
+                repo.commit(files)
+                report = score_target(str(repo.path))
+            assert [c.id for c in report.criteria] == CRITERIA
+            done[key] = {c.id: c for c in report.criteria}
+        return done[key]
+
+    return run
+
+
+def lv(result) -> tuple[int, int, int, int]:
+    return (result.levels.S, result.levels.C, result.levels.D, result.levels.B)
+
+
+def assert_moves_up(weak, strong):
+    """Strong is at least as good on every dimension, better on one, and scores higher."""
+    w, s = lv(weak), lv(strong)
+    assert all(b >= a for a, b in zip(w, s)), (w, s)
+    assert s != w, (w, s)
+    assert strong.score > weak.score
+
+
+def test_c1_scoped_token_and_allowlist_checks_beat_ambient_credentials(score):
+    weak, strong = score(shapes.WEAK)["C1"], score(shapes.C1_STRONG)["C1"]
+    assert lv(weak) == (0, 0, 0, 0)  # boto3 default chain and a full-env shell spawn
+    # a token listing allowed actions + checks in 2 files + empty default tool list + tenant query
+    assert lv(strong) == (2, 2, 2, 1)
+    assert_moves_up(weak, strong)
+
+
+def test_c2_global_autonomy_constant_makes_asking_opt_in(score):
+    result = score(shapes.C2_MODE_OFF)["C2"]
+    default, alt = result.configurations
+    assert (default.opt_in, default.cap, lv(default)) == (False, "C2-POWERBYPASS", (0, 0, 0, 0))
+    assert (alt.opt_in, alt.cap) == (True, "G1")
+    assert lv(alt) == (2, 1, 0, 0)  # a confirmation prompt exists, off by default
+    assert result.counted == "alt" and result.cap == "G1"
+    assert result.score <= 0.5
+
+
+def test_c2_gated_tools_with_records_beat_ungated_tools(score):
+    weak, strong = score(shapes.WEAK)["C2"], score(shapes.C2_STRONG)["C2"]
+    assert len(weak.configurations) == 1
+    assert (lv(weak), weak.cap) == ((0, 0, 0, 0), "C2-POWERBYPASS")
+    # @tool(requires_approval=True) everywhere, a flag defaulting on, a ToolApproval record,
+    # an ApprovalRequired gate and a checkpoint before each call
+    assert (lv(strong), strong.cap, strong.counted) == ((3, 2, 2, 1), None, "default")
+    assert_moves_up(weak, strong)
+
+
+def test_c3_typed_checked_tools_beat_raw_shell_passthrough(score):
+    weak, strong = score(shapes.WEAK)["C3"], score(shapes.C3_STRONG)["C3"]
+    assert lv(weak) == (1, 2, 0, 0)  # typed, but run_shell passes a raw command
+    assert lv(strong) == (3, 2, 3, 2)  # typed, destination-checked, empty default tool list
+    assert_moves_up(weak, strong)
+
+
+def test_c4_hardened_nsjail_default_beats_host_shell(score):
+    weak, strong = score(shapes.WEAK)["C4"], score(shapes.C4_STRONG)["C4"]
+    assert lv(weak) == (0, 0, 0, 0)
+    assert lv(strong) == (3, 3, 3, 2)
+    assert [c.opt_in for c in strong.configurations] == [False]
+    assert_moves_up(weak, strong)
+
+
+def test_c5_worst_case_cap_and_taint_gate(score):
+    weak, strong = score(shapes.WEAK)["C5"], score(shapes.C5_STRONG)["C5"]
+    # an ungated shell tool with a full-env spawn and an HTTP tool in one default session
+    assert (lv(weak), weak.cap) == ((0, 0, 0, 0), "C5-WORSTCASE")
+    # taint decides what may run, delimiters in two more files, approval on by default
+    assert (lv(strong), strong.cap) == ((2, 2, 2, 2), None)
+    assert_moves_up(weak, strong)
+
+
+def test_c6_repo_config_cap_and_model_written_memory(score):
+    config_only = score(shapes.C6_REPOCONFIG_ONLY)["C6"]
+    assert (lv(config_only), config_only.cap) == ((2, 2, 2, 2), "C6-REPOCONFIG")
+    weak, strong = score(shapes.C6_WEAK)["C6"], score(shapes.C6_STRONG)["C6"]
+    # @tool memory_remember + a system prompt built from memory + ".mcp.json" from the workspace
+    assert (lv(weak), weak.cap) == ((0, 0, 1, 1), "C6-REPOCONFIG")
+    # user-scope settings only, tenant-filtered queries, row-level security on by default
+    assert (lv(strong), strong.cap) == ((2, 2, 3, 2), None)
+    assert_moves_up(weak, strong)
+    assert config_only.score < strong.score
+
+
+def test_c7_pinned_verified_extensions_beat_remote_code(score):
+    weak = score(shapes.C7_WEAK)["C7"]
+    none = score(shapes.WEAK)["C7"]
+    strong = score(shapes.C7_STRONG)["C7"]
+    assert lv(weak) == (0, 0, 1, 1)  # trust_remote_code=True and an MCP server with os.environ
+    assert lv(none) == (1, 1, 2, 2)  # no extension mechanism at all
+    assert lv(strong) == (2, 2, 2, 2)  # a lock with sha256, a signature check, a built env
+    assert_moves_up(weak, none)
+    assert_moves_up(weak, strong)
+
+
+def test_c8_encryption_and_masking_beat_leaky_environment(score):
+    weak, strong = score(shapes.WEAK)["C8"], score(shapes.C8_STRONG)["C8"]
+    assert lv(weak) == (0, 0, 0, 0)
+    assert lv(strong) == (3, 3, 2, 2)  # Fernet, redaction in 3 files, no env copied to children
+    assert_moves_up(weak, strong)
+
+
+def test_c9_records_then_tamper_evidence(score):
+    weak = score(shapes.WEAK)["C9"]
+    swallow = score(shapes.C9_SWALLOW)["C9"]
+    strong = score(shapes.C9_STRONG)["C9"]
+    assert lv(weak) == (0, 0, 0, 0)
+    assert lv(swallow) == (2, 2, 2, 1)  # per-call records whose failures are dropped silently
+    assert lv(strong) == (3, 2, 2, 2)  # hash-chained, fsynced, with an approval record
+    assert_moves_up(weak, swallow)
+    assert_moves_up(swallow, strong)
+
+
+def test_c10_enforced_limits_beat_declared_caps(score):
+    weak, strong = score(shapes.C10_WEAK)["C10"], score(shapes.C10_STRONG)["C10"]
+    assert lv(weak) == (0, 0, 0, 0)  # MAX_STEPS = 25 is declared but never applied
+    assert "declared but no code applies them" in weak.summary
+    assert lv(strong) == (3, 2, 2, 2)  # range(MAX_STEPS), timeout=60, MAX_COST_USD, cancel()
+    assert_moves_up(weak, strong)
+
+
+def test_decoy_twin_scores_identically(score):
+    """Security words in comments, docstrings, unused strings, tests/, docs/, examples/ and an
+    uncalled, unreferenced function must not move any level."""
+    plain, decoyed = score(shapes.WEAK), score(shapes.WEAK_DECOYED)
+    for cid in CRITERIA:
+        a, b = plain[cid], decoyed[cid]
+        assert (lv(a), a.cap, a.counted) == (lv(b), b.cap, b.counted), cid
+
+
+def test_decoy_function_counts_once_something_references_it(score):
+    """Control for the twin: the same hardened function, once referenced, does move C4."""
+    referenced = {**shapes.WEAK_DECOYED, "agent/hardening_notes.py":
+                  shapes.DECOY_NOTES + "\n\nHARDENED_RUNNER = _hardened_run_unused\n"}
+    plain, live = score(shapes.WEAK)["C4"], score(referenced)["C4"]
+    assert lv(live)[0] > lv(plain)[0]
