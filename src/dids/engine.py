@@ -93,11 +93,23 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
 
 
 def _scored_configuration(findings) -> str:
-    parts = [f"{f.data['key']}={f.data['value']}" for f in findings["exec.selector"]
-             if f.data.get("value") is not None]
-    base = "Shipped defaults of the pinned commit (compose, .env example and code defaults)"
-    return base + (": " + ", ".join(sorted(set(parts))[:6]) if parts else "") + "."
-
+    """The shipped defaults the levels rest on: sandbox selectors, approval modes and flags,
+    telemetry and row-level isolation, as the default configuration sets them."""
+    parts = []
+    for f in findings["exec.selector"] + findings["approval.mode"] + findings["memory.rls"]:
+        if f.data.get("key") and f.data.get("value"):
+            parts.append(f"{f.data['key']}={f.data['value']}")
+        elif f.probe == "memory.rls":
+            parts.append(f.claim.rstrip("."))
+    for f in findings["secrets.telemetry"]:
+        if f.probe == "secrets.telemetry_default":
+            parts.append(f"{f.data['key']} ({'on' if f.data['on'] else 'off'})")
+    off = sorted({str(f.data["name"]) for f in findings["approval.flag"] if f.data.get("asks") is False})
+    if off:
+        parts.append("approval flags " + ", ".join(off[:3]) + " default off")
+    base = "Shipped defaults of the pinned commit (compose, .env example, code and parameter defaults)"
+    uniq = list(dict.fromkeys(parts))
+    return base + (": " + "; ".join(uniq[:8]) if uniq else "") + "."
 
 def _summary(name: str, results, total: float) -> str:
     assessed = [r for r in results if r.assessed]

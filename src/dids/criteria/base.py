@@ -86,5 +86,32 @@ def assess_all(ctx: Context) -> list[CriterionAssessment]:
     out = []
     for cid in CRITERIA:
         fn = ASSESSORS.get(cid)
-        out.append(fn(ctx) if fn else not_assessed(cid))
+        a = fn(ctx) if fn else not_assessed(cid)
+        out.append(a.model_copy(update={"summary": narrative(a)}) if a.configurations else a)
     return out
+
+
+def narrative(a: CriterionAssessment) -> str:
+    """The criterion's paragraph: the default's judgment, the alternative if any, the located
+    evidence it rests on (paths and claims from this repository), then the probe counts."""
+    default = next((c for c in a.configurations if not c.opt_in), a.configurations[0])
+    parts = [default.dims["S"].summary]
+    for d in ("B", "D"):
+        text = default.dims[d].summary
+        if text not in parts:
+            parts.append(text)
+            break
+    for alt in (c for c in a.configurations if c.opt_in):
+        parts.append(f"With the {alt.label}: {alt.dims['S'].summary[:1].lower()}"
+                     f"{alt.dims['S'].summary[1:]}")
+    seen, cites = set(), []
+    for cfg in a.configurations:
+        for d in "SCDB":
+            for e in cfg.dims[d].evidence:
+                if e.path and (e.path, e.start_line) not in seen and len(cites) < 4:
+                    seen.add((e.path, e.start_line))
+                    cites.append(f"{e.claim.rstrip('.')} ({e.path}:{e.start_line})")
+    if cites:
+        parts.append("Evidence: " + "; ".join(cites) + ".")
+    parts.append(a.summary)
+    return " ".join(p.strip() for p in parts if p.strip())

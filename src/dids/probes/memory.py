@@ -80,10 +80,11 @@ def rls(index: RepoIndex):
     """Row-level security settings and their default."""
     seen = set()
     for s in index.settings:
-        if re.search(r"RLS|ROW_LEVEL", s.key, re.I) and s.key not in seen:
+        if re.search(r"RLS_MODE|RLS_ENABLED|ENABLE_RLS|ROW_LEVEL_SECURITY", s.key, re.I) and s.key not in seen:
             seen.add(s.key)
             best = defaults_for(index.settings, s.key)[0]
-            off = (best.value or "").split(".")[-1].strip().lower() in ("off", "false", "0", "", "none", "disabled")
+            value = re.sub(r"\.(value|name)$", "", (best.value or "").strip())
+            off = value.split(".")[-1].strip().lower() in ("off", "false", "0", "", "none", "disabled")
             yield finding("memory.rls", f"{best.key} defaults to {best.value!r}"
                           + (" (row-level isolation off)." if off else "."), best.path, best.line,
                           on=not off)

@@ -77,7 +77,8 @@ def telemetry(index: RepoIndex):
     seen = set()
     for s in index.settings:
         k = s.key.upper()
-        if k in seen or not re.search(r"TELEMETRY|ANALYTICS|POSTHOG|SENTRY_DSN|TRACKING", k):
+        if k in seen or not re.search(r"TELEMETRY|ANALYTICS|POSTHOG|SENTRY_DSN|TRACKING", k) or \
+                re.search(r"HOST|URL|PORT|ENDPOINT", k):
             continue
         seen.add(k)
         best = defaults_for(index.settings, s.key)[0]

@@ -47,6 +47,8 @@ def render_markdown(report: Report) -> str:
         kinds = {e.kind.value for e in evidence}
         if not kinds:
             return "no evidence"
+        if kinds == {"search"}:
+            return "search"
         return "inferred" if kinds == {"inferred"} else "verified"
 
     def cite_text(where: str) -> str:
