@@ -99,7 +99,7 @@ def test_sandbox_commit_raises_c4(cli, history):
     md = diff_md(cli, history, "base", "sandbox")
     assert "### C4 S L0 → L3 (rises)" in md
     assert "| C4 | Code-execution isolation | S | L0 | L3 |" in md
-    assert "**Added:** `agent/tool.py:6` — Isolation wrapper bwrap is invoked here." in md
+    assert "**Added:** `agent/tool.py:6` — Isolation wrapper bwrap is named in live code here" in md
     assert "**Removed:** `agent/tool.py:6`" in md
 
 

@@ -83,7 +83,7 @@ def test_regression_against_baseline(cli, repo, tmp_path):
     assert "FAIL   C4 S fell from L3 to L0 (Code-execution isolation; criterion score 0.70 → " \
            "0.00) against the baseline" in out
     assert "FAIL   C4 B fell from L2 to L0" in out
-    assert "removed: exec.wrapper `agent/tool.py:5` Isolation wrapper bwrap is invoked here." in out
+    assert "removed: exec.wrapper `agent/tool.py:5` Isolation wrapper bwrap is named in live code here" in out
     assert "added: exec.spawn `agent/tool.py:6` subprocess.run(...) in run with a shell passes " \
            "a full copy of the parent environment." in out
     assert "+ C4 exec.spawn `agent/tool.py:6`" in out  # new gap evidence, Semgrep-style match

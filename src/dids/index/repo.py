@@ -35,6 +35,7 @@ class RepoIndex:
     _search_cache: dict[tuple, list[Hit]] = field(default_factory=dict)
     _texts: dict[str, str] = field(default_factory=dict)
     _lines: dict[str, list[str]] = field(default_factory=dict)  # text(path).splitlines(), cached
+    _py_keys: list[str] | None = None  # sorted(py), cached by source_py()
     _refs: Counter | None = None
     _defs: Counter | None = None
     _imported: set[str] | None = None
@@ -99,6 +100,8 @@ class RepoIndex:
         for h in self.search(patterns, globs=globs, ignore_case=ignore_case):
             if code_only and not any(c.search(_strip_strings(h.text)) for c in compiled):
                 continue
+            if _IMPORT_LINE.match(h.text):
+                continue  # naming a thing in an import is not using it
             rec = self.files.get(h.path)
             if rec is None or rec.role not in ("source", "config"):
                 continue
@@ -171,7 +174,16 @@ class RepoIndex:
         return "__main__" in text
 
     def source_py(self) -> list[PyFacts]:
-        return [self.py[p] for p in sorted(self.py)]
+        # probes call this dozens of times: keep the sorted paths while py holds the same ones
+        # (same size and every kept path present means the very same set)
+        keys = self._py_keys
+        if keys is None or len(keys) != len(self.py):
+            keys = self._py_keys = sorted(self.py)
+        try:
+            return [self.py[p] for p in keys]
+        except KeyError:
+            self._py_keys = sorted(self.py)
+            return [self.py[p] for p in self._py_keys]
 
 
 _MAX_PATH_GLOBS = 2000
@@ -210,6 +222,7 @@ def _drop_word_boundaries(pattern: str) -> str:
     return "".join(out)
 
 
+_IMPORT_LINE = re.compile(r"^\s*(from\s+\S+\s+)?import\b")
 _LITERAL_START = re.compile(r"""^\s*([rbfuRBFU]{0,2}["']|[\[({])""")
 _STRING = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""")
 

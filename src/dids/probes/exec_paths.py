@@ -29,7 +29,7 @@ WRAPPERS = {
     "gvisor": (3, r"""["'](?:[\w/.-]*/)?runsc["']"""),
     "firecracker": (3, r"""["'](?:[\w/.-]*/)?firecracker["']"""),
     "firejail": (2, r"""["'](?:[\w/.-]*/)?firejail["']"""),
-    "unshare": (2, r"""["'](?:[\w/.-]*/)?unshare["']|os\.unshare\(|CLONE_NEWPID"""),
+    "unshare": (2, r"""["'](?:[\w/.-]*/)?unshare["']\s*,\s*["']-|os\.unshare\(|CLONE_NEWPID"""),
     "docker": (2, r"""["']docker["']\s*,\s*["']run["']|containers\.run\(|["']docker run """),
     "sandbox-exec": (2, r"""["']sandbox-exec["']"""),
     "remote-sandbox": (3, r"""\b(e2b(_code_interpreter)?\.)?Sandbox(\.create)?\(|modal\.Sandbox\.create\(|\bSandbox\.create\("""),
@@ -50,6 +50,9 @@ def env_kind(index: RepoIndex, facts: PyFacts, call: Call) -> tuple[str, int]:
     if call.callee in ("os.system", "os.popen", "pty.spawn"):
         return "inherit", call.line
     text = call.kw("env")
+    if text is None and call.callee.startswith(("os.exec", "os.spawn")) and call.callee.endswith("e") \
+            and len(call.args) >= 3:
+        text = call.args[-1]  # execve/execvpe/spawnve take the environment positionally
     if text is None or text.strip() == "None":
         return "inherit", call.line
     text = text.strip()
@@ -156,7 +159,8 @@ def wrappers(index: RepoIndex):
         strength = WRAPPERS[name][0]
         facts = index.py.get(h.path)
         func = facts.func_at(h.line) if facts else None
-        yield finding("exec.wrapper", f"Isolation wrapper {name} is invoked here.", h.path, h.line,
+        yield finding("exec.wrapper", f"Isolation wrapper {name} is named in live code here "
+                      "(argv, path, SDK call or backend mode).", h.path, h.line,
                       wrapper=name, strength=strength, func=func.qualname if func else "",
                       opt_in=gated_by(index, h.path, h.line, off_names))
 

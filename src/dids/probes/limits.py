@@ -71,11 +71,18 @@ def timeouts(index: RepoIndex):
                     "wait_for", "communicate", "wait", "timeout")):
                 yield finding("limits.timeout", f"{c.raw}(...) is bounded by timeout={t[:40]}.",
                               facts.path, c.line, scope="command" if c.callee in SPAWN else "wait")
+    from ..index.settings import defaults_for
+
+    seen = set()
     for s in index.settings:
-        if re.search(r"TIMEOUT", s.key, re.I) and s.value and re.match(r"^\d+(\.\d+)?$", s.value) \
-                and re.search(r"AGENT|TURN|RUN|SANDBOX|EXECUT|ACTION|TOOL|COMMAND", s.key, re.I):
-            yield finding("limits.timeout", f"{s.key} defaults to {s.value} seconds.", s.path,
-                          s.line, scope="setting")
+        if s.key in seen or not re.search(r"TIMEOUT", s.key, re.I) or not re.search(
+                r"AGENT|TURN|RUN|SANDBOX|EXECUT|ACTION|TOOL|COMMAND", s.key, re.I):
+            continue
+        seen.add(s.key)
+        best = defaults_for(index.settings, s.key)[0]
+        if best.value and re.match(r"^\d+(\.\d+)?$", best.value):
+            yield finding("limits.timeout", f"{best.key} defaults to {best.value} seconds.",
+                          best.path, best.line, scope="setting")
 
 
 @probe("limits.cost", ("C10",), "Add a token or cost ceiling per run.")

@@ -26,6 +26,11 @@ _WWW = re.compile(r"(?i)\b(www)\.")
 _EMAIL_AT = re.compile(r"(?<=[\w.+-])@(?=[\w-]+\.[\w-])")
 
 
+_PLAIN_URL = re.compile(r"^(?:https?|ssh|file)://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]*$|"
+                        r"^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[A-Za-z0-9._~/-]*$")
+_SPAN_UNSAFE = re.compile(r"[`<>&|\[\]\\]")
+
+
 def clean(text: str) -> str:
     """TEXT without invisible/bidi control characters; lone surrogates become U+FFFD."""
     return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
@@ -49,18 +54,19 @@ def md(text: object, *, autolink: bool = False) -> str:
 
 
 def md_url(text: object) -> str:
-    """md() for a URL shown as the repository's address (it may autolink; nothing else can)."""
-    return md(text, autolink=True)
+    """md() for the repository's address: a plain URL may stay auto-linkable; anything with
+    characters outside a conservative URL alphabet is escaped like any other text."""
+    s = clean(str(text))
+    return md(s, autolink=bool(_PLAIN_URL.match(s)))
 
 
-def code_span(text: str, *, table: bool = False) -> str:
-    """TEXT as an inline code span (inert: no HTML or links inside); table=True also escapes
-    `|`, which GFM reads as a cell border even inside code spans."""
-    s = _WS.sub(" ", clean(text)).replace("`", "'")
-    if table:
-        s = s.replace("|", "\\|")
-    if s.startswith(" ") or s.endswith(" "):
-        s = s.strip() or "'"
+def code_span(text: str) -> str:
+    """TEXT as an inline code span. Text with characters that mean something to Markdown or
+    HTML (a hostile path) is written as escaped prose instead, so no raw `<`, `|` or link
+    syntax reaches the card even inside a span (GFM splits table cells on `|` in spans too)."""
+    s = _WS.sub(" ", clean(text)).strip()
+    if not s or _SPAN_UNSAFE.search(s):
+        return md(s) if s else "''"
     return f"`{s}`"
 
 
