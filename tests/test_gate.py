@@ -269,3 +269,28 @@ def test_baseline_matching_counts_multiplicities():
                                    doubled["criteria"][0]["evidence"])
     assert [e["start_line"] for e in added] == [41] and removed == []
     assert normalize("found at a.py:12-14 on line 9") == "found at a.py on"
+
+
+REGISTRY = ("def tool(requires_approval: bool = False):\n"
+            "    def wrap(fn):\n"
+            "        fn.requires_approval = requires_approval\n"
+            "        return fn\n"
+            "    return wrap\n")
+GATED_TOOL = ("import subprocess\n\nfrom agent.registry import tool\n\n\n"
+              "@tool(requires_approval=True)\n"
+              "def run_shell(command: str):\n"
+              "    return subprocess.run(command, shell=True)\n")
+
+
+def test_regression_when_an_approval_check_is_removed(cli, repo, tmp_path):
+    repo.commit({"agent/registry.py": REGISTRY, "agent/tools.py": GATED_TOOL})
+    base = tmp_path / "base.json"
+    cli("score", str(repo.path), "--format", "json", "-o", str(base))
+    assert _gate(cli, repo, "--baseline", str(base), rc=0).startswith("dids gate: PASSED")
+
+    repo.commit({"agent/tools.py": GATED_TOOL.replace("@tool(requires_approval=True)", "@tool()")},
+                "stop asking before shell commands")
+    out = _gate(cli, repo, "--baseline", str(base), rc=1)
+    assert "FAIL   C2 C fell from L2 to L1" in out
+    assert "removed: approval.registration `agent/tools.py:7` Tool run_shell is registered with " \
+           "requires_approval=True." in out

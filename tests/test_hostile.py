@@ -95,7 +95,7 @@ def hostile(tmp_path):
            .encode("latin-1") + b"\xff\xfe tail\n")
     _write(repo, "broken.py", b"def f(:\n    return ((\nclass\n    x = [\n")
     _write(repo, "minified.py", b"x = 1;" * 6000 + b"\n")  # one 36 000-character line
-    _write(repo, "deep.py", b"x = " + b"f(\n" * 40000 + b"1" + b")" * 40000 + b"\n")
+    _write(repo, "deep.py", b"x = " + b"f(\n" * 40000 + b"1" + b")\n" * 40000)
     _write(repo, "new\nline.py", b"import os\nos.system('echo newline')\n")
     _write(repo, "-rf.py", b"print('leading dash')\n")
     _write(repo, "sp ace.py", b"print('space')\n")
@@ -247,4 +247,21 @@ def test_markdown_injection(cli, tmp_path):
     # every line that quotes repository text stays one line of the card's structure
     for line in out.splitlines():
         if "alert" in line:
-            assert not line.startswith(("#", "<", "|", "[")), line
+            assert not line.startswith(("#", "<", "|", ">")), line
+            assert not line.startswith("[") or line.startswith("[A] untrusted input:"), line
+
+
+def test_internal_error_exits_3_with_one_line(sample_repo):
+    """A bug surfaces as one line with a bug-report hint and exit 3, never a traceback."""
+    import sys
+
+    code = ("import sys, dids.engine as engine\n"
+            "def boom(*a, **k):\n    raise RuntimeError('boom')\n"
+            "engine.score_target = boom\n"
+            "from dids.cli import main\n"
+            "sys.argv = ['dids', 'score', sys.argv[1]]\nmain()\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(sample_repo)], capture_output=True,
+                          text=True)
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr
+    assert len(lines) == 1 and "internal error" in lines[0] and "bug" in lines[0]

@@ -165,3 +165,45 @@ def roll_die() -> str:
 """
     found = probe_findings(repo, {"agent/dice.py": src}, "tools.inventory")
     assert [(f.location.start_line, f.data["name"]) for f in found] == [(7, "roll_die")]
+
+
+REGISTERED = '''import subprocess
+
+import requests
+
+
+def run_cmd(command: str) -> str:
+    return subprocess.run(command, shell=True, capture_output=True).stdout
+
+
+def lookup(city: str) -> str:
+    return requests.get("https://weather.invalid", params={"q": city}).text
+
+
+registry.register(run_cmd)
+agent.add_tool(lookup)
+SCHEMA = [{"type": "function", "function": {"name": "lookup"}}]
+send(SCHEMA)
+'''
+
+
+def test_inventory_fires_on_register_calls_and_function_schemas(repo):
+    found = probe_findings(repo, {"agent/wiring.py": REGISTERED}, "tools.inventory")
+    got = [(f.location.start_line, f.data["name"], f.data["registration"], f.data["capabilities"])
+           for f in found]
+    assert got == [
+        (_line(REGISTERED, "registry.register(run_cmd)"), "run_cmd", "call", "exec,shell"),
+        (_line(REGISTERED, "agent.add_tool(lookup)"), "lookup", "call", "network"),
+        (_line(REGISTERED, "SCHEMA = "), "schema@agent/wiring.py:" +
+         str(_line(REGISTERED, "SCHEMA = ")), "schema", "read_only"),
+    ]
+
+
+def test_register_call_near_misses(repo):
+    files = {
+        "tests/test_wiring.py": REGISTERED,
+        "agent/notes.py": '"""registry.register(run_cmd) wires the tool."""\n'
+                          "# agent.add_tool(lookup)\n"
+                          "UNUSED = [{'type': 'function'}]\n",
+    }
+    assert probe_findings(repo, files, "tools.inventory") == []

@@ -73,27 +73,37 @@ def assess(ctx: Context) -> CriterionAssessment:
     else:
         b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)
         b.set("S", s, stext, s_ev)
+        gated_names = {str(r.data["tool"]) for r in gated}
+        ungated_powerful = [t for t in powerful if str(t.data["name"]) not in gated_names]
+        all_powerful_gated = bool(powerful) and not ungated_powerful
         if exempt and powerful:
             c, ctext = 0, f"{len(exempt)} tools are registered exempt from approval."
-        elif gated and not off_flags:
-            c, ctext = 2, f"{len(gated)} tools are registered as requiring approval."
+        elif all_powerful_gated or (gated and not off_flags):
+            c, ctext = 2, (f"{len(gated)} tools, including every tool that executes code or "
+                           "reaches the network, are registered as requiring approval."
+                           if all_powerful_gated else
+                           f"{len(gated)} tools are registered as requiring approval.")
         elif gated:
-            c, ctext = 1, f"Only {len(gated)} tools are flagged; the flag defaults to off for the rest."
+            c, ctext = 1, (f"Only {len(gated)} tools are flagged; the flag defaults to off for the "
+                           f"rest, including {', '.join(str(t.data['name']) for t in ungated_powerful[:3])}.")
         elif prompts and not off_flags:
             c, ctext = 2, ("A confirmation prompt showing the command guards the code-execution "
                            "path; sub-agents and extensions are not shown to be covered.")
         else:
             c, ctext = 1, "The gate can cover any tool once flagged, but no built-in tool is flagged."
         b.set("C", min(c, s + 1), ctext, (gated[:2] + exempt[:2] + off_flags[:1]) or s_ev)
-        if off_flags and not on_flags:
+        if all_powerful_gated:
+            d, dtext = 2, ("The powerful tools ship flagged, so they ask by default; the flag's "
+                           "own default is off for new tools.")
+        elif off_flags and not on_flags:
             d, dtext = 0, "The approval flag defaults to off; nothing requires approval by default."
         elif on_flags or (prompts and not off_flags):
             d, dtext = 2, "Approval is on by default, but a setting or flag can turn it off."
         else:
             d, dtext = 1, "Approval is on for part of the default path."
-        b.set("D", d, dtext, (off_flags[:2] + on_flags[:2] + prompts[:1]) or s_ev)
+        b.set("D", d, dtext, (gated[:1] + off_flags[:2] + on_flags[:2] + prompts[:1]) or s_ev)
         b.set("B", b_level, b_text, b_ev)
-        if powerful and (d == 0 or c == 0):
+        if powerful and not all_powerful_gated and (d == 0 or c <= 1):
             b.caps.append("C2-POWERBYPASS")
         configs.append(b.build())
 

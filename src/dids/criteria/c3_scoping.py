@@ -47,7 +47,8 @@ def assess(ctx: Context) -> CriterionAssessment:
     none = finding("tools.inventory", "live source for tool registrations (@tool-style "
                    "decorators, Tool subclasses) → 0 hits.", kind=Kind.search)
     code_exec = f["exec.inprocess"] + [s for s in f["exec.spawn"] if s.data["shell"]]
-    if not tools and code_exec:
+    only_schemas = all(t.data["registration"] == "schema" for t in tools)
+    if only_schemas and code_exec:
         return _code_passthrough(ctx, code_exec, f["exec.restricted"])
     if not tools:
         return CriterionAssessment(

@@ -79,3 +79,25 @@ def compose_settings(path: str, text: str) -> list[Setting]:
             line = first_line.get(key, 1)
             out.append(Setting(key, resolved, path, line, "compose"))
     return out
+
+
+def helm_settings(path: str, text: str) -> list[Setting]:
+    """Scalar leaves of a Helm values file as dotted keys (agent.sandbox.enabled = false)."""
+    doc = load_yaml(text.encode())
+    if not isinstance(doc, dict):
+        return []
+    lines = text.splitlines()
+    out: list[Setting] = []
+    stack: list[tuple[str, object]] = [("", doc)]
+    while stack:  # iterative: deeply nested values cannot exhaust the stack
+        prefix, node = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                stack.append((f"{prefix}.{k}" if prefix else str(k), v))
+        elif not isinstance(node, list):
+            leaf = prefix.rsplit(".", 1)[-1]
+            line = next((i for i, t in enumerate(lines, 1) if t.lstrip().startswith(f"{leaf}:")), 1)
+            out.append(Setting(prefix, None if node is None else str(node).lower()
+                               if isinstance(node, bool) else str(node), path, line, "helm",
+                               var=leaf))
+    return sorted(out, key=lambda s: s.line)

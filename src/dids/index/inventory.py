@@ -77,6 +77,12 @@ def role(path: str, lang: str) -> str:
     return "source"
 
 
+def vendored_dir(path: str) -> str | None:
+    """The vendored or generated directory PATH lies under (`web/node_modules/`), if any."""
+    m = _VENDORED.search("/" + path)
+    return ("/" + path)[1 : m.end()] if m else None
+
+
 def skip_reason(path: str, size: int, limits: Limits) -> str | None:
     raw = path.encode("utf-8", "surrogateescape")
     if len(raw) > limits.max_path_bytes or any(len(p) > 255 for p in raw.split(b"/")):

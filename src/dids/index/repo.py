@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..acquire import budget
 from ..acquire.source import Snapshot, cache_root
-from .configs import Setting, compose_settings, env_file_settings
-from .inventory import FileRecord, Limits, language, role, skip_reason
+from .configs import Setting, compose_settings, env_file_settings, helm_settings
+from .inventory import FileRecord, Limits, language, role, skip_reason, vendored_dir
 from .pyfacts import PyFacts, extract
 from .search import Hit, rg_search
 
@@ -347,6 +347,7 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     wanted = []
     total = 0
     seen: set[str] = set()
+    vendored: dict[str, int] = {}
     for e in entries:
         if e.path in seen:  # a crafted tree can name a path twice
             skipped.append((e.path, "duplicate path in the tree"))
@@ -370,7 +371,10 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         if reason is None and total + e.size > limits.max_total_bytes:
             reason = f"over the total-bytes limit ({limits.max_total_bytes})"
         if reason:
-            if not reason.startswith("vendored"):
+            if reason.startswith("vendored"):  # listed once per directory, with a count
+                d = vendored_dir(e.path) or e.path
+                vendored[d] = vendored.get(d, 0) + 1
+            else:
                 skipped.append((e.path, reason))
             continue
         lang = language(e.path)
@@ -378,6 +382,8 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         total += e.size
         wanted.append(e)
 
+    skipped += [(f"{d} ({n} files)", "vendored or generated directory")
+                for d, n in vendored.items()]
     link_entries = [(e.path, e.sha) for e in entries if e.is_symlink]
     # a link's blob is its target text; the target itself is never opened
     blobs = snapshot.read_blobs([e.sha for e in wanted] + [s for _, s in link_entries])
@@ -474,6 +480,8 @@ def _file_settings(files: dict[str, FileRecord], blobs: dict[str, bytes], wanted
         if rec.lang == "yaml" and ("compose" in name):
             text = blobs[e.sha].decode("utf-8", "replace")
             out.extend(compose_settings(e.path, text))
+        elif rec.lang == "yaml" and name in ("values.yaml", "values.yml"):
+            out.extend(helm_settings(e.path, blobs[e.sha].decode("utf-8", "replace")))
         elif name.startswith(".env"):
             text = blobs[e.sha].decode("utf-8", "replace")
             out.extend(env_file_settings(e.path, text))

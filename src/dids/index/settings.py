@@ -54,7 +54,8 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
                     out.append(Setting(prm.name, strip_quotes(prm.default), facts.path, d.line,
                                        "param", var=prm.name))
         settings_classes = {c.qualname for c in facts.classes
-                            if any(b.endswith("BaseSettings") for b in c.bases)}
+                            if any(b.endswith("BaseSettings") for b in c.bases)
+                            or any(dec.split("(")[0].endswith("dataclass") for dec in c.decorators)}
         for a in facts.assigns:
             if a.scope_kind == "class" and a.scope in settings_classes and a.value is not None:
                 value = a.value

@@ -144,6 +144,45 @@ def inventory(index: RepoIndex):
                           facts.path, c.line, kind=_kind(), name=c.name, registration="subclass",
                           capabilities=",".join(sorted(caps)) or "read_only", typed=True,
                           params=schema[:400], approval=None)
+    yield from _registered_elsewhere(index, helpers)
+
+
+_REGISTER_CALL = re.compile(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
+_FUNCTION_SCHEMA = re.compile(r"""["']type["']\s*:\s*["']function["']""")
+
+
+def _registered_elsewhere(index: RepoIndex, helpers):
+    """Tools registered by a call (registry.register(fn), agent.add_tool(fn), StructuredTool.
+    from_function(fn)), by a name→function dict, or described by an OpenAI function schema."""
+    defs = {}
+    for facts in index.source_py():
+        for d in facts.defs:
+            if d.cls is None:
+                defs.setdefault(d.name, (facts, d))
+    seen = set()
+    for facts in index.source_py():
+        for c in facts.calls:
+            target = None
+            if _REGISTER_CALL.search(c.callee) and c.args:
+                target = c.args[0]
+            elif c.short == "from_function":
+                target = c.kw("func") or (c.args[0] if c.args else None)
+            if not target or not target.isidentifier() or target not in defs or target in seen:
+                continue
+            seen.add(target)
+            tf, d = defs[target]
+            caps = _capabilities(tf, d, helpers)
+            typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
+            yield finding("tools.inventory", f"Tool {d.name} registered by {c.raw}(...) "
+                          f"({', '.join(caps)}).", facts.path, c.line, kind=_kind(), name=d.name,
+                          registration="call", capabilities=",".join(caps), typed=typed,
+                          params=",".join(f"{p.name}:{p.annotation or '?'}" for p in d.params),
+                          approval=None)
+    for h in index.live_hits([_FUNCTION_SCHEMA.pattern], globs=("*.py",)):
+        yield finding("tools.inventory", "A function-calling tool schema is declared here.",
+                      h.path, h.line, kind=_kind(), name=f"schema@{h.path}:{h.line}",
+                      registration="schema", capabilities="read_only", typed=True, params="",
+                      approval=None)
 
 
 def _kind():
