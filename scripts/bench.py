@@ -511,7 +511,8 @@ def dids_cmd() -> list[str]:
 
 
 def dids_has(option: str) -> bool:
-    out = subprocess.run(dids_cmd() + ["score", "--help"], capture_output=True, text=True)
+    out = subprocess.run(dids_cmd() + ["score", "--help"], capture_output=True, text=True,
+                         env={**os.environ, "COLUMNS": "200"})
     return option in out.stdout
 
 
@@ -530,6 +531,8 @@ def median(xs: list[float]) -> float | None:
 def bench_tree(label: str, repo: Path, tree: Path, args, scratch: Path) -> dict:
     """All measurements for one repository (REPO: git work tree; TREE: its exported files)."""
     base = dids_cmd() + ["score", str(repo), "--format", "json"]
+    if dids_has("--timeout"):
+        base += ["--timeout", "0"]  # measure, do not stop at the default limit
     no_cache = dids_has("--no-cache")
     rows: dict[str, list[dict]] = {"cold": [], "warm": [], "warm_nocache": []}
     report = None

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 import yaml
 
 MAX_YAML_BYTES = 512 * 1024
-_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
-_KEY_LINE = re.compile(r"^\s*-?\s*['\"]?([A-Za-z_][A-Za-z0-9_.-]*)['\"]?\s*[:=]")
+# linear-time patterns: no two adjacent quantifiers can take the same characters
+_ENV_LINE = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(.*)$")
+_KEY_LINE = re.compile(r"^[ \t]*(?:-[ \t]*)?['\"]?([A-Za-z_][A-Za-z0-9_.-]*)['\"]?[ \t]*[:=]")
+_MAX_LEAVES = 20_000
 _COMPOSE_DEFAULT = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}$")
 
 
@@ -41,7 +43,7 @@ def env_file_settings(path: str, text: str) -> list[Setting]:
             continue
         m = _ENV_LINE.match(line)
         if m:
-            out.append(Setting(m.group(1), m.group(2).strip("'\""), path, i, "env-example"))
+            out.append(Setting(m.group(1), m.group(2).strip().strip("'\""), path, i, "env-example"))
     return out
 
 
@@ -68,6 +70,8 @@ def compose_settings(path: str, text: str) -> list[Setting]:
             items = [(str(k), None if v is None else str(v)) for k, v in env.items()]
         elif isinstance(env, list):
             for e in env:
+                if not isinstance(e, (str, int, float, bool)):
+                    continue  # only scalars: str() of an aliased structure can be enormous
                 k, _, v = str(e).partition("=")
                 items.append((k, v if _ else None))
         for key, value in items:
@@ -86,17 +90,26 @@ def helm_settings(path: str, text: str) -> list[Setting]:
     doc = load_yaml(text.encode())
     if not isinstance(doc, dict):
         return []
-    lines = text.splitlines()
+    first_line: dict[str, int] = {}
+    for i, t in enumerate(text.splitlines(), 1):
+        m = _KEY_LINE.match(t)
+        if m:
+            first_line.setdefault(m.group(1), i)
     out: list[Setting] = []
     stack: list[tuple[str, object]] = [("", doc)]
-    while stack:  # iterative: deeply nested values cannot exhaust the stack
+    seen: set[int] = set()
+    while stack and len(out) < _MAX_LEAVES:  # iterative and bounded: aliases cannot blow it up
         prefix, node = stack.pop()
+        if isinstance(node, (dict, list)):
+            if id(node) in seen:
+                continue  # an alias to a node already walked
+            seen.add(id(node))
         if isinstance(node, dict):
             for k, v in node.items():
                 stack.append((f"{prefix}.{k}" if prefix else str(k), v))
         elif not isinstance(node, list):
             leaf = prefix.rsplit(".", 1)[-1]
-            line = next((i for i, t in enumerate(lines, 1) if t.lstrip().startswith(f"{leaf}:")), 1)
+            line = first_line.get(leaf, 1)
             out.append(Setting(prefix, None if node is None else str(node).lower()
                                if isinstance(node, bool) else str(node), path, line, "helm",
                                var=leaf))

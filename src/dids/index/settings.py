@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .repo import RepoIndex
 
 _GETENV = re.compile(
-    r"""(?:os\.)?(?:environ\.get|getenv)\(\s*(?:key\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_]*)["']\s*(?:,\s*(?:default\s*=\s*)?(.+?))?\s*\)"""
+    r"""(?:environ\.get|getenv)\([ \t]*(?:key[ \t]*=[ \t]*)?["']([A-Za-z_][A-Za-z0-9_]*)["'][ \t]*(?:,([^)]*))?\)"""
 )
 # constructor/function parameters that choose an execution backend
 _SELECTOR_PARAM = re.compile(r"^(executor_type|executor_kind|code_executor|sandbox|sandbox_type|"

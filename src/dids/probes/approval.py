@@ -7,7 +7,7 @@ import re
 
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import finding, probe
+from .base import finding, probe, settings_named
 
 FLAG = re.compile(r"^(requires?_approval|needs?_approval|require_confirmation|requires_confirmation|"
                   r"confirmation_required|ask_before_run|human_approval|approval_required|"
@@ -126,7 +126,7 @@ def modes(index: RepoIndex):
         if not _MODE_KEY.search(s.key) or s.key in seen or (s.value is None):
             continue
         seen.add(s.key)
-        best = defaults_for(index.settings, s.key)[0]
+        best = defaults_for(settings_named(index, s.key), s.key)[0]
         v = (best.value or "")
         allow_all = bool(_ALLOW_ALL.match(v.split(".")[-1].strip().strip("'\"")))
         yield finding("approval.mode", f"{best.key} defaults to {v!r}"

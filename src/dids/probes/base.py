@@ -53,6 +53,21 @@ def loc(path: str, line: int, end: int | None = None) -> Location:
     return Location(path=path, start_line=line, end_line=end or line)
 
 
+def settings_named(index: RepoIndex, name: str) -> list:
+    """The settings whose key or var is NAME, in index.settings order, from a map built once per
+    index: `defaults_for(settings_named(index, k), k)` equals `defaults_for(index.settings, k)`
+    without a pass over every setting for every key (quadratic on large repositories)."""
+    by = index._search_cache.get(("_settings_by_name",))
+    if by is None:
+        by = {}
+        for s in index.settings:
+            by.setdefault(s.key, []).append(s)
+            if s.var and s.var != s.key:
+                by.setdefault(s.var, []).append(s)
+        index._search_cache[("_settings_by_name",)] = by  # type: ignore[assignment]
+    return by.get(name, [])  # type: ignore[union-attr]
+
+
 def finding(probe_id: str, claim: str, path: str | None = None, line: int | None = None,
             end: int | None = None, kind: Kind = Kind.verified, **data) -> Finding:
     return Finding(probe=probe_id, claim=claim, kind=kind,

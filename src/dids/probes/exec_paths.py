@@ -7,7 +7,7 @@ import re
 from ..index.pyfacts import Call, PyFacts
 from ..index.repo import RepoIndex
 from ..models import Kind
-from .base import finding, probe
+from .base import finding, probe, settings_named
 
 SPAWN = {
     "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
@@ -240,11 +240,12 @@ def selectors(index: RepoIndex):
         if key in seen:
             continue
         seen.add(key)
-        best = defaults_for(index.settings, s.key)[0]
+        best = defaults_for(settings_named(index, s.key), s.key)[0]
         state = selector_state(best.key, best.value)
         if state is None:
             continue
-        names = sorted({s.key} | {x.var for x in index.settings if x.key == s.key and x.var})
+        names = sorted({s.key} | {x.var for x in settings_named(index, s.key)
+                                   if x.key == s.key and x.var})
         yield finding("exec.selector",
                       f"{best.key} defaults to {best.value!r} ({best.source}), which leaves the "
                       f"sandbox {'on' if state else 'off'}.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..index.repo import RepoIndex
-from .base import finding, probe
+from .base import finding, probe, settings_named
 
 _CAP_NAME = re.compile(r"^(?:[A-Z_]*_)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|"
                        r"rounds?|loops?|actions?)|step_limit|recursion_limit|iteration_limit|"
@@ -79,7 +79,7 @@ def timeouts(index: RepoIndex):
                 r"AGENT|TURN|RUN|SANDBOX|EXECUT|ACTION|TOOL|COMMAND", s.key, re.I):
             continue
         seen.add(s.key)
-        best = defaults_for(index.settings, s.key)[0]
+        best = defaults_for(settings_named(index, s.key), s.key)[0]
         if best.value and re.match(r"^\d+(\.\d+)?$", best.value):
             yield finding("limits.timeout", f"{best.key} defaults to {best.value} seconds.",
                           best.path, best.line, scope="setting")

@@ -7,7 +7,7 @@ import re
 from ..index.pyfacts import calls_by_func
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import finding, probe
+from .base import finding, probe, settings_named
 
 _MEMORY_TOOL = re.compile(r"^(remember|save_memory|add_memory|store_memory|write_memory|"
                           r"memory_(write|add|save|remember|store|update|insert|append)|update_memory|"
@@ -82,7 +82,7 @@ def rls(index: RepoIndex):
     for s in index.settings:
         if re.search(r"RLS_MODE|RLS_ENABLED|ENABLE_RLS|ROW_LEVEL_SECURITY", s.key, re.I) and s.key not in seen:
             seen.add(s.key)
-            best = defaults_for(index.settings, s.key)[0]
+            best = defaults_for(settings_named(index, s.key), s.key)[0]
             value = re.sub(r"\.(value|name)$", "", (best.value or "").strip())
             off = value.split(".")[-1].strip().lower() in ("off", "false", "0", "", "none", "disabled")
             yield finding("memory.rls", f"{best.key} defaults to {best.value!r}"

@@ -6,7 +6,7 @@ import re
 
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import finding, probe
+from .base import finding, probe, settings_named
 
 _MASK_FN = re.compile(r"^_*(mask|redact|scrub|sanitize_secret|sanitise_secret|obfuscate|"
                       r"apply_masks?|mask_secrets?|redact_secrets?|strip_secrets?)\w*$", re.I)
@@ -81,7 +81,7 @@ def telemetry(index: RepoIndex):
                 re.search(r"HOST|URL|PORT|ENDPOINT", k):
             continue
         seen.add(k)
-        best = defaults_for(index.settings, s.key)[0]
+        best = defaults_for(settings_named(index, s.key), s.key)[0]
         v = (best.value or "").strip().lower()
         if "DSN" in k or k.endswith("_KEY"):
             on = bool(v)
