@@ -34,3 +34,39 @@ def line_of(src: str, needle: str) -> int:
 
 def located(found) -> list[tuple[str, int]]:
     return [(f.location.path, f.location.start_line) for f in found]
+
+
+def family_fixtures(live_files, decoy_files, constant_files=None):
+    """Module-scoped `live`, `decoys` and `constants` fixtures over three synthetic repos."""
+
+    @pytest.fixture(scope="module")
+    def live(tmp_path_factory):
+        return index_findings(tmp_path_factory, live_files)
+
+    @pytest.fixture(scope="module")
+    def decoys(tmp_path_factory):
+        return index_findings(tmp_path_factory, decoy_files)
+
+    @pytest.fixture(scope="module")
+    def constants(tmp_path_factory):
+        return index_findings(tmp_path_factory, constant_files or {})
+
+    return live, decoys, constants
+
+
+def near_miss_tests(probe_ids, constants: bool = True):
+    """The near-miss tests every probe family shares: nothing fires on prose, tests, docs,
+    examples, dead code or (when given) unused string constants."""
+
+    @pytest.mark.parametrize("probe_id", probe_ids)
+    def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
+        assert decoys[probe_id] == []
+
+    @pytest.mark.parametrize("probe_id", probe_ids)
+    def test_no_finding_in_unused_string_constants(constants, probe_id):
+        assert constants[probe_id] == []
+
+    if not constants:
+        return test_no_finding_in_prose_tests_docs_examples_or_dead_code, None
+    return (test_no_finding_in_prose_tests_docs_examples_or_dead_code,
+            test_no_finding_in_unused_string_constants)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .family import index_findings, line_of, located
+from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
 
 TOOLS = '''from rich.prompt import Confirm
 
@@ -192,19 +192,9 @@ APPROVAL_PROBES = ["approval.flag", "approval.registration", "approval.prompt", 
                    "approval.hook", "approval.mode", "approval.reversibility"]
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    return index_findings(tmp_path_factory, LIVE)
-
-
-@pytest.fixture(scope="module")
-def decoys(tmp_path_factory):
-    return index_findings(tmp_path_factory, DECOYS)
-
-
-@pytest.fixture(scope="module")
-def constants(tmp_path_factory):
-    return index_findings(tmp_path_factory, {"agent/strings.py": CONSTANTS})
+live, decoys, constants = family_fixtures(LIVE, DECOYS, {"agent/strings.py": CONSTANTS})
+test_no_finding_in_prose_tests_docs_examples_or_dead_code, test_no_finding_in_unused_string_constants = \
+    near_miss_tests(APPROVAL_PROBES, constants=True)
 
 
 def test_flag_fires_on_params_fields_and_lookups(live):
@@ -285,19 +275,6 @@ def test_reversibility_fires_on_called_checkpoint_only(live):
     assert [(f.location.path, f.location.start_line, f.data["fn"]) for f in found] == [
         ("agent/loop.py", line_of(LOOP, "self.create_checkpoint()"), "create_checkpoint")]
     # undo() is defined but never called
-
-
-@pytest.mark.parametrize("probe_id", APPROVAL_PROBES)
-def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
-    assert decoys[probe_id] == []
-
-
-@pytest.mark.parametrize("probe_id", [
-    *[p for p in APPROVAL_PROBES if p != "approval.hook"],
-    "approval.hook",
-])
-def test_no_finding_in_unused_string_constants(constants, probe_id):
-    assert constants[probe_id] == []
 
 
 def test_mode_confirm_value_is_not_allow_all(repo):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .family import index_findings, line_of, located
+from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
 
 JOURNAL = '''import hashlib
 import json
@@ -145,19 +145,9 @@ SWALLOW_DOC = "except Exception: logger.debug('audit write failed')"
 AUDIT_PROBES = ["audit.record", "audit.decorator", "audit.fsync", "audit.swallow", "audit.tamper"]
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    return index_findings(tmp_path_factory, LIVE)
-
-
-@pytest.fixture(scope="module")
-def decoys(tmp_path_factory):
-    return index_findings(tmp_path_factory, DECOYS)
-
-
-@pytest.fixture(scope="module")
-def constants(tmp_path_factory):
-    return index_findings(tmp_path_factory, {"agent/strings.py": CONSTANTS})
+live, decoys, constants = family_fixtures(LIVE, DECOYS, {"agent/strings.py": CONSTANTS})
+test_no_finding_in_prose_tests_docs_examples_or_dead_code, test_no_finding_in_unused_string_constants = \
+    near_miss_tests(AUDIT_PROBES, constants=True)
 
 
 def test_record_fires_on_recorder_calls_and_durable_execution(live):
@@ -194,16 +184,6 @@ def test_tamper_fires_on_hash_chain(live):
         ("agent/journal.py", line_of(JOURNAL, "prev_hash = self.last_hash")),
         ("agent/journal.py", line_of(JOURNAL, "(prev_hash + line)")),
     ]
-
-
-@pytest.mark.parametrize("probe_id", AUDIT_PROBES)
-def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
-    assert decoys[probe_id] == []
-
-
-@pytest.mark.parametrize("probe_id", AUDIT_PROBES)
-def test_no_finding_in_unused_string_constants(constants, probe_id):
-    assert constants[probe_id] == []
 
 
 def test_swallow_ignores_handler_quoted_in_docstring(repo):

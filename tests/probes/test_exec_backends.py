@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .family import index_findings, line_of, located
+from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
 
 EXECUTORS = '''import subprocess
 
@@ -147,14 +147,9 @@ DECOYS = {
 EXEC_PROBES = ["exec.inprocess", "exec.restricted", "exec.selector", "exec.wrapper"]
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    return index_findings(tmp_path_factory, LIVE)
-
-
-@pytest.fixture(scope="module")
-def decoys(tmp_path_factory):
-    return index_findings(tmp_path_factory, DECOYS)
+live, decoys, constants = family_fixtures(LIVE, DECOYS)
+test_no_finding_in_prose_tests_docs_examples_or_dead_code, test_no_finding_in_unused_string_constants = \
+    near_miss_tests(EXEC_PROBES, constants=False)
 
 
 def test_inprocess_fires_on_exec_of_runtime_code_and_kernels(live):
@@ -190,11 +185,6 @@ def test_wrapper_reached_only_through_selector_is_opt_in(live):
         ("agent/jail.py", line_of(JAIL, '["docker", "run"'), "docker", 2, "run_in_container",
          False),  # called from a function that never reads the selector
     ]
-
-
-@pytest.mark.parametrize("probe_id", EXEC_PROBES)
-def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
-    assert decoys[probe_id] == []
 
 
 def test_selector_ignores_non_selector_parameters(repo):

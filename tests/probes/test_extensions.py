@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .family import index_findings, line_of, located
+from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
 
 MCP = '''import os
 
@@ -133,19 +133,9 @@ MCP_DOC = 'Servers are configured as {"type": "stdio"} entries under "mcpServers
 EXT_PROBES = ["ext.mcp_stdio", "ext.pin", "ext.signature", "ext.remote_code", "ext.loader"]
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    return index_findings(tmp_path_factory, LIVE)
-
-
-@pytest.fixture(scope="module")
-def decoys(tmp_path_factory):
-    return index_findings(tmp_path_factory, DECOYS)
-
-
-@pytest.fixture(scope="module")
-def constants(tmp_path_factory):
-    return index_findings(tmp_path_factory, {"agent/strings.py": CONSTANTS})
+live, decoys, constants = family_fixtures(LIVE, DECOYS, {"agent/strings.py": CONSTANTS})
+test_no_finding_in_prose_tests_docs_examples_or_dead_code, test_no_finding_in_unused_string_constants = \
+    near_miss_tests(EXT_PROBES, constants=True)
 
 
 def _mcp(live):
@@ -195,18 +185,3 @@ def test_loader_fires_on_dynamic_import_and_pythonpath(live):
         ("agent/plugins.py", line_of(PLUGINS, "importlib.import_module(name)"), "import"),
         ("agent/plugins.py", line_of(PLUGINS, 'env["PYTHONPATH"]'), "pythonpath"),
     ]  # importlib.import_module("json") names a fixed module
-
-
-@pytest.mark.parametrize("probe_id", EXT_PROBES)
-def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
-    assert decoys[probe_id] == []
-
-
-@pytest.mark.parametrize("probe_id", [
-    "ext.mcp_stdio",
-    "ext.pin", "ext.signature",
-    "ext.remote_code",
-    "ext.loader",
-])
-def test_no_finding_in_unused_string_constants(constants, probe_id):
-    assert constants[probe_id] == []

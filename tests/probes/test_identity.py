@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .family import index_findings, line_of, located
+from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
 
 CLIENTS = '''import subprocess
 
@@ -141,19 +141,9 @@ IDENTITY_PROBES = ["identity.ambient", "identity.token", "identity.check", "iden
                    "identity.tenant", "identity.self_edit"]
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    return index_findings(tmp_path_factory, LIVE)
-
-
-@pytest.fixture(scope="module")
-def decoys(tmp_path_factory):
-    return index_findings(tmp_path_factory, DECOYS)
-
-
-@pytest.fixture(scope="module")
-def constants(tmp_path_factory):
-    return index_findings(tmp_path_factory, {"agent/strings.py": CONSTANTS})
+live, decoys, constants = family_fixtures(LIVE, DECOYS, {"agent/strings.py": CONSTANTS})
+test_no_finding_in_prose_tests_docs_examples_or_dead_code, test_no_finding_in_unused_string_constants = \
+    near_miss_tests(IDENTITY_PROBES, constants=True)
 
 
 def test_ambient_fires_on_default_chains_not_explicit_credentials(live):
@@ -191,16 +181,3 @@ def test_self_edit_fires_on_tool_that_updates_tool_list(live):
     assert [(f.location.path, f.location.start_line, f.data["tool"]) for f in found] == [
         ("agent/admin.py", line_of(ADMIN, "def update_agent_tools"), "update_agent_tools")]
     # get_agent_tools only reads; update_agent_scopes is an admin function, not a tool
-
-
-@pytest.mark.parametrize("probe_id", IDENTITY_PROBES)
-def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
-    assert decoys[probe_id] == []
-
-
-@pytest.mark.parametrize("probe_id", [
-    *[p for p in IDENTITY_PROBES if p != "identity.ambient"],
-    "identity.ambient",
-])
-def test_no_finding_in_unused_string_constants(constants, probe_id):
-    assert constants[probe_id] == []

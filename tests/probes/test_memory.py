@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .family import index_findings, line_of, located
+from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
 
 TOOLS = '''from agent.registry import tool
 from agent.store import memory_store
@@ -140,19 +140,9 @@ MEMORY_PROBES = ["memory.model_write", "memory.extraction", "memory.inject", "me
                  "memory.config_scope", "memory.rls"]
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    return index_findings(tmp_path_factory, LIVE)
-
-
-@pytest.fixture(scope="module")
-def decoys(tmp_path_factory):
-    return index_findings(tmp_path_factory, DECOYS)
-
-
-@pytest.fixture(scope="module")
-def constants(tmp_path_factory):
-    return index_findings(tmp_path_factory, {"agent/strings.py": CONSTANTS})
+live, decoys, constants = family_fixtures(LIVE, DECOYS, {"agent/strings.py": CONSTANTS})
+test_no_finding_in_prose_tests_docs_examples_or_dead_code, test_no_finding_in_unused_string_constants = \
+    near_miss_tests(MEMORY_PROBES, constants=True)
 
 
 def test_model_write_fires_on_memory_tool_only(live):
@@ -193,16 +183,3 @@ def test_rls_fires_with_shipped_defaults(live):
         ("agent/settings.py", line_of(SETTINGS, "ENABLE_RLS ="), False),
         ("docker-compose.yml", 4, True),
     ]
-
-
-@pytest.mark.parametrize("probe_id", MEMORY_PROBES)
-def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
-    assert decoys[probe_id] == []
-
-
-@pytest.mark.parametrize("probe_id", [
-    *[p for p in MEMORY_PROBES if p != "memory.repo_config"],
-    "memory.repo_config",
-])
-def test_no_finding_in_unused_string_constants(constants, probe_id):
-    assert constants[probe_id] == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .family import index_findings, line_of, located
+from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
 
 INGEST = '''from fastapi import FastAPI
 from slack_sdk import WebClient
@@ -105,21 +105,11 @@ SOURCE_CONSTANT = 'SLACK_DOC = "The reader calls conversations_history for each 
 UNTRUSTED_PROBES = ["untrusted.spotlight", "untrusted.taint", "untrusted.source"]
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    return index_findings(tmp_path_factory, LIVE)
-
-
-@pytest.fixture(scope="module")
-def decoys(tmp_path_factory):
-    return index_findings(tmp_path_factory, DECOYS)
-
-
-@pytest.fixture(scope="module")
-def constants(tmp_path_factory):
-    return index_findings(tmp_path_factory, {"agent/spot.py": SPOT_CONSTANT,
+live, decoys, constants = family_fixtures(LIVE, DECOYS, {"agent/spot.py": SPOT_CONSTANT,
                                              "agent/other.py": OTHER_CONSTANTS,
                                              "agent/source.py": SOURCE_CONSTANT})
+test_no_finding_in_prose_tests_docs_examples_or_dead_code, test_no_finding_in_unused_string_constants = \
+    near_miss_tests(UNTRUSTED_PROBES, constants=True)
 
 
 def test_spotlight_fires_on_delimiters_and_data_prompt(live):
@@ -149,17 +139,3 @@ def test_spotlight_ignores_sandbox_vocabulary(repo):
 
     src = 'RUNNER = "<untrusted_code> runs in the sandbox </untrusted_code>"\n'
     assert probe_findings(repo, {"agent/run.py": src}, "untrusted.spotlight") == []
-
-
-@pytest.mark.parametrize("probe_id", UNTRUSTED_PROBES)
-def test_no_finding_in_prose_tests_docs_examples_or_dead_code(decoys, probe_id):
-    assert decoys[probe_id] == []
-
-
-@pytest.mark.parametrize("probe_id", [
-    "untrusted.spotlight",
-    "untrusted.taint",
-    "untrusted.source",
-])
-def test_no_finding_in_unused_string_constants(constants, probe_id):
-    assert constants[probe_id] == []

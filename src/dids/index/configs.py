@@ -47,6 +47,16 @@ def env_file_settings(path: str, text: str) -> list[Setting]:
     return out
 
 
+def _first_lines(text: str) -> dict[str, int]:
+    """The first line that sets each key, in one pass (YAML loaders drop positions)."""
+    first: dict[str, int] = {}
+    for i, t in enumerate(text.splitlines(), 1):
+        m = _KEY_LINE.match(t)
+        if m:
+            first.setdefault(m.group(1), i)
+    return first
+
+
 def compose_settings(path: str, text: str) -> list[Setting]:
     """Environment of every service in a compose file, resolving `${VAR:-default}`.
 
@@ -54,12 +64,7 @@ def compose_settings(path: str, text: str) -> list[Setting]:
     doc = load_yaml(text.encode())
     if not isinstance(doc, dict) or not isinstance(doc.get("services"), dict):
         return []
-    # first line that sets each key, found in one pass (YAML loaders drop positions)
-    first_line: dict[str, int] = {}
-    for i, t in enumerate(text.splitlines(), 1):
-        m = _KEY_LINE.match(t)
-        if m:
-            first_line.setdefault(m.group(1), i)
+    first_line = _first_lines(text)
     out: list[Setting] = []
     for svc in doc["services"].values():
         if not isinstance(svc, dict):
@@ -90,11 +95,7 @@ def helm_settings(path: str, text: str) -> list[Setting]:
     doc = load_yaml(text.encode())
     if not isinstance(doc, dict):
         return []
-    first_line: dict[str, int] = {}
-    for i, t in enumerate(text.splitlines(), 1):
-        m = _KEY_LINE.match(t)
-        if m:
-            first_line.setdefault(m.group(1), i)
+    first_line = _first_lines(text)
     out: list[Setting] = []
     stack: list[tuple[str, object]] = [("", doc)]
     seen: set[int] = set()
