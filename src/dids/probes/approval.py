@@ -16,7 +16,10 @@ FLAG = re.compile(r"^(requires?_approval|needs?_approval|require_confirmation|re
 _INVERTED = re.compile(r"auto_run|auto_approve|yolo|always_approve", re.I)
 _PROMPT_CALL = re.compile(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|typer\.confirm|"
                           r"questionary\.confirm|inquirer\.confirm|rich\.prompt\.Confirm\.ask)$")
-_PROMPT_CONTEXT = re.compile(r"approv|confirm|allow|permit|run this|execute|proceed|y/n|\[y", re.I)
+# a prompt gates an action when it is about running something the agent chose, not a CLI chore
+_PROMPT_CONTEXT = re.compile(r"approv|allow|permi|run this|run the|execut|command|tool|action|code", re.I)
+_PROMPT_CHORE = re.compile(r"install|overwrite|remote|wizard|setup|login|config|delete the|reset|"
+                           r"upgrade|update available|telemetry|continue\?", re.I)
 _MODE_KEY = re.compile(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
                        r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
 _ALLOW_ALL = re.compile(r"^(high|full|full_auto|auto|yolo|allow\w*|bypass\w*|never|trust\w*|true|1|on|"
@@ -86,7 +89,7 @@ def prompts(index: RepoIndex):
             if not _PROMPT_CALL.match(c.callee):
                 continue
             text = " ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or "")
-            if _PROMPT_CONTEXT.search(text):
+            if _PROMPT_CONTEXT.search(text) and not _PROMPT_CHORE.search(text):
                 yield finding("approval.prompt", f"{c.raw}(...) asks the user to confirm in "
                               f"{c.func or 'module scope'}.", facts.path, c.line, func=c.func or "")
 
