@@ -56,8 +56,9 @@ def assess(ctx: Context) -> CriterionAssessment:
         b_ev = tenant[:2]
     else:
         bl, btext = 0, ("A hijacked session holds the operator's credential set: "
-                        + ("ambient cloud/cluster clients" if ambient else "the inherited environment")
-                        + " reach whatever those credentials allow.")
+                        + ("ambient cloud/cluster clients reach" if ambient else
+                           "the inherited environment reaches")
+                        + " whatever those credentials allow.")
         b_ev = ambient[:2] + leaky[:2] or [none]
     b.set("B", bl, btext, b_ev)
     notes = tuple(f"{x.claim} ({x.location.label()}): it targets configuration the agent may not "
