@@ -9,6 +9,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
+
+# the C-accelerated safe loader when libyaml is present; same constructors as safe_load
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 from pydantic import BaseModel
 
 from .models import CRITERIA, DIMENSIONS
@@ -95,10 +98,10 @@ def load_rubric(directory: str | None = None) -> Rubric:
     files = sorted(d.glob("*.yaml"))
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes())
-    model = yaml.safe_load((d / "model.yaml").read_text())
+    model = yaml.load((d / "model.yaml").read_text(), Loader=_SAFE_LOADER)
     criteria = {}
     for cid in CRITERIA:
-        data = yaml.safe_load((d / f"{cid.lower()}.yaml").read_text())
+        data = yaml.load((d / f"{cid.lower()}.yaml").read_text(), Loader=_SAFE_LOADER)
         crit = CriterionRubric(**data)
         for dim in DIMENSIONS:
             levels = [r.level for r in crit.ladders[dim]]

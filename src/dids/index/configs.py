@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 import yaml
 
+# the C-accelerated safe loader when libyaml is present; same constructors as safe_load
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 MAX_YAML_BYTES = 512 * 1024
 # linear-time patterns: no two adjacent quantifiers can take the same characters
 _ENV_LINE = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(.*)$")
@@ -31,7 +34,7 @@ def load_yaml(data: bytes) -> object | None:
     if len(data) > MAX_YAML_BYTES:
         return None
     try:
-        return yaml.safe_load(data.decode("utf-8", "replace"))
+        return yaml.load(data.decode("utf-8", "replace"), Loader=_SAFE_LOADER)
     except yaml.YAMLError:
         return None
 

@@ -38,6 +38,7 @@ def strip_quotes(v: str | None) -> str | None:
 def code_settings(index: "RepoIndex") -> list[Setting]:
     out: list[Setting] = []
     for facts in index.source_py():
+        start = len(out)  # this file's settings begin here
         for call in facts.calls:
             if call.callee not in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
                 continue
@@ -78,8 +79,9 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
                 continue
             m = _GETENV.search(a.value)
             if m:
-                for i, s in enumerate(out):
-                    if s.path == facts.path and s.line == a.line and s.key == m.group(1):
+                for i in range(start, len(out)):
+                    s = out[i]
+                    if s.line == a.line and s.key == m.group(1):
                         out[i] = Setting(s.key, s.value, s.path, s.line, s.source, var=a.target)
     return out
 
