@@ -55,4 +55,7 @@ def surface(index: RepoIndex, findings: Findings) -> tuple[dict[str, str], list[
         out["third_party_extensions"] = "opt-in"
     else:
         out["third_party_extensions"] = "no"
+    out["sub_agents"] = "yes" if findings["agents.sub"] else "no"
+    if tools and out["external_communication"] == "not assessed":
+        out["external_communication"] = "no"  # no recognised tool sends messages out
     return out, tools

@@ -77,7 +77,7 @@ def finding(probe_id: str, claim: str, path: str | None = None, line: int | None
 def run_probes(index: RepoIndex) -> Findings:
     # import the families so they register
     from . import (approval, audit, exec_paths, extensions, identity, limits, memory,  # noqa: F401
-                   scope, secrets, tools, untrusted)
+                   scope, secrets, subagents, tools, untrusted)
 
     by_probe: dict[str, list[Finding]] = defaultdict(list)
     for pid in sorted(PROBES):
