@@ -7,7 +7,7 @@ import re
 
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import finding, probe, settings_named
+from .base import calls_to_defined, finding, probe, settings_named
 
 FLAG = re.compile(r"^(requires?_approval|needs?_approval|require_confirmation|requires_confirmation|"
                   r"confirmation_required|ask_before_run|human_approval|approval_required|"
@@ -137,13 +137,13 @@ def modes(index: RepoIndex):
                       best.path, best.line, key=best.key, value=v, allow_all=allow_all)
 
 
+_REVERSIBLE = re.compile(r"(create|take|save|make|restore)_?(checkpoint|snapshot)|dry_?run|\bundo|"
+                         r"revert_(change|edit|file|action)", re.I)
+
+
 @probe("approval.reversibility", ("C2",), "Checkpoint or preview consequential actions.")
 def reversibility(index: RepoIndex):
     """Checkpoints, dry runs, previews and undo that something calls."""
-    names = {d.name for f in index.source_py() for d in f.defs
-             if re.search(r"(create|take|save|make|restore)_?(checkpoint|snapshot)|dry_?run|\bundo|revert_(change|edit|file|action)", d.name, re.I)}
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short in names:
-                yield finding("approval.reversibility", f"{c.raw}(...) makes an action reversible "
+    for facts, c in calls_to_defined(index, _REVERSIBLE):
+        yield finding("approval.reversibility", f"{c.raw}(...) makes an action reversible "
                               "or previewable.", facts.path, c.line, fn=c.short)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -72,6 +73,16 @@ def finding(probe_id: str, claim: str, path: str | None = None, line: int | None
             end: int | None = None, kind: Kind = Kind.verified, **data) -> Finding:
     return Finding(probe=probe_id, claim=claim, kind=kind,
                    location=loc(path, line, end) if path and line else None, data=data)
+
+
+def calls_to_defined(index: RepoIndex, name: re.Pattern[str]):
+    """(facts, call) for every call of a function the repository itself defines under a
+    matching name: a helper counts as a mechanism only where something calls it."""
+    defined = {d.name for f in index.source_py() for d in f.defs if name.search(d.name)}
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short in defined:
+                yield facts, c
 
 
 def run_probes(index: RepoIndex) -> Findings:

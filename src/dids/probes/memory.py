@@ -7,7 +7,7 @@ import re
 from ..index.pyfacts import calls_by_func
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import finding, probe, settings_named
+from .base import calls_to_defined, finding, probe, settings_named
 
 _MEMORY_TOOL = re.compile(r"^(remember|save_memory|add_memory|store_memory|write_memory|"
                           r"memory_(write|add|save|remember|store|update|insert|append)|update_memory|"
@@ -29,15 +29,15 @@ def model_write(index: RepoIndex):
                               facts.path, d.line, tool=d.name)
 
 
+_EXTRACT = re.compile(r"extract_?(memor|fact|durable)|(memory|memories)_extract|"
+                      r"summari[sz]e_to_memory", re.I)
+
+
 @probe("memory.extraction", ("C6",), "Do not distil memories from untrusted transcripts unreviewed.")
 def extraction(index: RepoIndex):
     """Automatic memory extraction passes that something calls."""
-    names = {d.name for f in index.source_py() for d in f.defs
-             if re.search(r"extract_?(memor|fact|durable)|(memory|memories)_extract|summari[sz]e_to_memory", d.name, re.I)}
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short in names:
-                yield finding("memory.extraction", f"{c.raw}(...) extracts memories automatically.",
+    for facts, c in calls_to_defined(index, _EXTRACT):
+        yield finding("memory.extraction", f"{c.raw}(...) extracts memories automatically.",
                               facts.path, c.line)
 
 

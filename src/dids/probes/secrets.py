@@ -6,7 +6,7 @@ import re
 
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import finding, probe, settings_named
+from .base import calls_to_defined, finding, probe, settings_named
 
 _MASK_FN = re.compile(r"^_*(mask|redact|scrub|sanitize_secret|sanitise_secret|obfuscate|"
                       r"apply_masks?|mask_secrets?|redact_secrets?|strip_secrets?)\w*$", re.I)
@@ -49,12 +49,10 @@ def file_mode(index: RepoIndex):
 @probe("secrets.masking", ("C8",), "Mask secret values before logs, telemetry and the model.")
 def masking(index: RepoIndex):
     """Calls to masking/redaction functions defined in the repository (live callers only)."""
-    defined = {d.name for f in index.source_py() for d in f.defs if _MASK_FN.match(d.name)}
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short in defined and c.func and not _MASK_FN.match(c.func.split(".")[-1]):
-                yield finding("secrets.masking", f"{c.raw}(...) masks values in {c.func}.",
-                              facts.path, c.line, fn=c.short, caller=c.func)
+    for facts, c in calls_to_defined(index, _MASK_FN):
+        if c.func and not _MASK_FN.match(c.func.split(".")[-1]):
+            yield finding("secrets.masking", f"{c.raw}(...) masks values in {c.func}.",
+                          facts.path, c.line, fn=c.short, caller=c.func)
 
 
 @probe("secrets.telemetry", ("C8",), "Keep telemetry off by default and content-free.")
