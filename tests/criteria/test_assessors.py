@@ -162,3 +162,15 @@ def test_decoy_function_counts_once_something_references_it(score):
                   shapes.DECOY_NOTES + "\n\nHARDENED_RUNNER = _hardened_run_unused\n"}
     plain, live = score(shapes.WEAK)["C4"], score(referenced)["C4"]
     assert lv(live)[0] > lv(plain)[0]
+
+
+def test_comment_naming_main_does_not_revive_a_dead_module(repo):
+    """A decoy module nothing imports stays dead even if a comment mentions __main__."""
+    from dids.acquire import acquire
+    from dids.index.repo import build_index
+
+    repo.commit({"agent/decoy.py": "# run as __main__ for tests\n\ndef jail(cmd):\n"
+                                   "    return ['nsjail', '--', cmd]\n"})
+    index = build_index(acquire(str(repo.path)))
+    assert index.module_imported("agent/decoy.py") is False
+    assert index.is_dead("agent/decoy.py", 4) is True

@@ -170,8 +170,13 @@ class RepoIndex:
         dotted = path.removesuffix(".py").replace("/", ".")
         if dotted.split(".", 1)[-1] in self._scripts or stem in self._scripts:
             return True
+        # a script guard (`if __name__ == "__main__":`) read from the parse, so a comment or
+        # docstring mentioning __main__ does not make a module an entry point
+        facts = self.py.get(path)
+        if not (facts and facts.idents.get("__name__")):
+            return False
         text = self.text(path)
-        return "__main__" in text
+        return '"__main__"' in text or "'__main__'" in text
 
     def source_py(self) -> list[PyFacts]:
         # probes call this dozens of times: keep the sorted paths while py holds the same ones
