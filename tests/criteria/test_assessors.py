@@ -174,3 +174,16 @@ def test_comment_naming_main_does_not_revive_a_dead_module(repo):
     index = build_index(acquire(str(repo.path)))
     assert index.module_imported("agent/decoy.py") is False
     assert index.is_dead("agent/decoy.py", 4) is True
+
+
+def test_project_description_words_do_not_make_a_module_an_entry_point(repo):
+    from dids.acquire import acquire
+    from dids.index.repo import build_index
+
+    repo.commit({"pyproject.toml": '[project]\nname = "x"\ndescription = "security sandbox agent"\n'
+                                   '[project.scripts]\nx = "pkg.cli_main:run"\n',
+                 "pkg/security.py": "def jail(cmd):\n    return ['nsjail', '--', cmd]\n",
+                 "pkg/cli_main.py": "def run():\n    return 0\n"})
+    index = build_index(acquire(str(repo.path)))
+    assert index.module_imported("pkg/security.py") is False
+    assert index.module_imported("pkg/cli_main.py") is True

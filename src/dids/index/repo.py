@@ -167,8 +167,8 @@ class RepoIndex:
             return True
         if stem in self._imported:
             return True
-        dotted = path.removesuffix(".py").replace("/", ".")
-        if dotted.split(".", 1)[-1] in self._scripts or stem in self._scripts:
+        # console-script entry points name "package.module:function"; prose does not count
+        if re.search(rf"[.\"']{re.escape(stem)}\s*:\s*[A-Za-z_]", self._scripts):
             return True
         # a script guard (`if __name__ == "__main__":`) read from the parse, so a comment or
         # docstring mentioning __main__ does not make a module an entry point
