@@ -88,8 +88,10 @@ def prompts(index: RepoIndex):
         for c in facts.calls:
             if not _PROMPT_CALL.match(c.callee):
                 continue
-            text = " ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or "")
-            if _PROMPT_CONTEXT.search(text) and not _PROMPT_CHORE.search(text):
+            text = " ".join(c.args + tuple(v for _, v in c.kwargs))
+            about_action = _PROMPT_CONTEXT.search(text) or re.search(
+                r"approv|confirm|permission", c.func or "", re.I)  # the wording, or its function's name
+            if about_action and not _PROMPT_CHORE.search(text + " " + (c.func or "")):
                 yield finding("approval.prompt", f"{c.raw}(...) asks the user to confirm in "
                               f"{c.func or 'module scope'}.", facts.path, c.line, func=c.func or "")
 
