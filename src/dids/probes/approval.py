@@ -7,7 +7,7 @@ import re
 
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import calls_to_defined, finding, probe, settings_named
+from .base import calls_to_defined, finding, line_findings, probe, settings_named
 
 FLAG = re.compile(r"^(requires?_approval|needs?_approval|require_confirmation|requires_confirmation|"
                   r"confirmation_required|ask_before_run|human_approval|approval_required|"
@@ -118,9 +118,8 @@ def hooks(index: RepoIndex):
     """Pre-tool gates that can deny or defer a call (permission decisions, deferred requests)."""
     pat = [r"""["']permissionDecision["']\s*:\s*["'](deny|ask)["']""", r"\bDeferredToolRequests\b",
            r"\bApprovalRequired\b", r"\binterrupt\(\s*\{", r"\bHumanInTheLoop\w*\("]
-    for h in index.live_hits(pat, globs=("*.py",)):
-        yield finding("approval.hook", "A pre-tool gate can deny or defer the call here.", h.path,
-                      h.line)
+    yield from line_findings(index, "approval.hook", pat,
+                             "A pre-tool gate can deny or defer the call here.")
 
 
 @probe("approval.mode", ("C2",), "Ship the cautious autonomy mode as the default.")

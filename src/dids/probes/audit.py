@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..index.repo import RepoIndex
-from .base import finding, probe
+from .base import finding, line_findings, probe
 
 _RECORD_FN = re.compile(r"(record|append|log|write|persist|emit)_?(tool|action|intent|audit|event|call)", re.I)
 
@@ -79,5 +79,5 @@ def swallow(index: RepoIndex):
 def tamper(index: RepoIndex):
     """Hash chains, HMACs or append-only stores on audit records."""
     pat = r"\b(prev_hash|previous_hash|hash_chain|merkle|object_lock|append_only|WORM)\b"
-    for h in index.live_hits([pat], globs=("*.py",), code_only=True):
-        yield finding("audit.tamper", "Audit records are chained or write-once here.", h.path, h.line)
+    yield from line_findings(index, "audit.tamper", [pat],
+                             "Audit records are chained or write-once here.", code_only=True)

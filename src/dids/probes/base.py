@@ -75,6 +75,14 @@ def finding(probe_id: str, claim: str, path: str | None = None, line: int | None
                    location=loc(path, line, end) if path and line else None, data=data)
 
 
+def line_findings(index: RepoIndex, probe_id: str, patterns: list[str], claim: str, *,
+                  code_only: bool = False, ignore_case: bool = False, **data):
+    """One finding per live source line matching any of PATTERNS (one ripgrep call)."""
+    for h in index.live_hits(patterns, globs=("*.py",), code_only=code_only,
+                             ignore_case=ignore_case):
+        yield finding(probe_id, claim, h.path, h.line, **data)
+
+
 def calls_to_defined(index: RepoIndex, name: re.Pattern[str]):
     """(facts, call) for every call of a function the repository itself defines under a
     matching name: a helper counts as a mechanism only where something calls it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..index.repo import RepoIndex
-from .base import finding, probe
+from .base import finding, line_findings, probe
 from .exec_paths import _FULL_ENV
 
 
@@ -60,9 +60,8 @@ def remote_code(index: RepoIndex):
     """Run-time installs or loads of remote code: trust_remote_code, npx -y, pip install, hub tools."""
     pat = [r"trust_remote_code\s*=\s*True", r"""["']npx["']\s*,\s*["']-y["']|npx -y """,
            r"\bload_tool\(|\bfrom_hub\(|\bfrom_space\("]
-    for h in index.live_hits(pat, globs=("*.py",)):
-        yield finding("ext.remote_code", "Remote code is fetched or installed at run time here.",
-                      h.path, h.line)
+    yield from line_findings(index, "ext.remote_code", pat,
+                             "Remote code is fetched or installed at run time here.")
 
 
 @probe("ext.loader", ("C7",), "Load extension code in its own confined process.")

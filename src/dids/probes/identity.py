@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..index.repo import RepoIndex
-from .base import finding, probe
+from .base import finding, line_findings, probe
 
 _EXPLICIT_CREDS = re.compile(r"aws_access_key_id|aws_session_token|profile_name|role_arn|credentials")
 # compiled once: the probes below test them against every call in the repository
@@ -51,9 +51,8 @@ def tokens(index: RepoIndex):
 def checks(index: RepoIndex):
     """`if <tool> not in <claims>.allowed_*: raise` checks before tool execution."""
     pat = r"\bif\s+[\w.\[\]'\"]+\s+not\s+in\s+[\w.]*(allowed_(actions|tools)|permitted_\w+|tool_allowlist|allowlist)\b"
-    for h in index.live_hits([pat], globs=("*.py",), code_only=True):
-        yield finding("identity.check", "A tool call is refused unless its name is in the "
-                      "identity's allowlist.", h.path, h.line)
+    yield from line_findings(index, "identity.check", [pat], "A tool call is refused unless its "
+                             "name is in the identity's allowlist.", code_only=True)
 
 
 @probe("identity.assume_role", ("C1",), "Use a narrower role per integration.")
@@ -70,8 +69,8 @@ def assume_role(index: RepoIndex):
 def tenant(index: RepoIndex):
     """Queries and roles filtered by a tenant key (workspace/org/project id)."""
     pat = r"\.where\([^)]*\b(workspace_id|org_id|organization_id|tenant_id|project_id)\s*=="
-    for h in index.live_hits([pat], globs=("*.py",), code_only=True):
-        yield finding("identity.tenant", "A query is filtered by the tenant key.", h.path, h.line)
+    yield from line_findings(index, "identity.tenant", [pat],
+                             "A query is filtered by the tenant key.", code_only=True)
 
 
 @probe("identity.self_edit", ("C1", "C6"), "Keep tool and approval settings out of the model's reach.")

@@ -7,7 +7,7 @@ import re
 from ..index.pyfacts import calls_by_func
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import calls_to_defined, finding, probe, settings_named
+from .base import calls_to_defined, finding, line_findings, probe, settings_named
 
 _MEMORY_TOOL = re.compile(r"^(remember|save_memory|add_memory|store_memory|write_memory|"
                           r"memory_(write|add|save|remember|store|update|insert|append)|update_memory|"
@@ -62,17 +62,16 @@ def inject(index: RepoIndex):
 @probe("memory.repo_config", ("C6",), "Never load agent configuration from the workspace unprompted.")
 def repo_config(index: RepoIndex):
     """Agent configuration files read from the workspace or project (MCP servers, hooks, rules)."""
-    for h in index.live_hits(_REPO_CONFIG, globs=("*.py",)):
-        yield finding("memory.repo_config", "Agent configuration is read from a project file here.",
-                      h.path, h.line)
+    yield from line_findings(index, "memory.repo_config", _REPO_CONFIG,
+                             "Agent configuration is read from a project file here.")
 
 
 @probe("memory.config_scope", ("C6",), "Load agent settings only from the operator's scope.")
 def config_scope(index: RepoIndex):
     """Agent SDK settings restricted to the user scope."""
-    for h in index.live_hits([r"""setting_sources\s*=\s*\[\s*["']user["']\s*\]"""], globs=("*.py",)):
-        yield finding("memory.config_scope", "Agent settings load only from the user scope.",
-                      h.path, h.line)
+    yield from line_findings(index, "memory.config_scope",
+                             [r"""setting_sources\s*=\s*\[\s*["']user["']\s*\]"""],
+                             "Agent settings load only from the user scope.")
 
 
 @probe("memory.rls", ("C6",), "Turn row-level isolation on by default.")

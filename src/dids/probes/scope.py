@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..index.repo import RepoIndex
-from .base import finding, probe
+from .base import finding, line_findings, probe
 
 
 _CHECK_FN = re.compile(r"(validate|check|ensure)_?(url|host|destination|egress)", re.I)
@@ -20,10 +20,9 @@ def destination(index: RepoIndex):
                     _CHECK_FN.search(c.short):
                 yield finding("scope.destination", f"{c.raw}(...) checks a destination in "
                               f"{c.func or 'module scope'}.", facts.path, c.line)
-    for h in index.live_hits([r"\.is_(private|loopback|link_local|reserved|multicast)\b"],
-                             globs=("*.py",), code_only=True):
-        yield finding("scope.destination", "A private-address check is applied here.", h.path,
-                      h.line)
+    yield from line_findings(index, "scope.destination",
+                             [r"\.is_(private|loopback|link_local|reserved|multicast)\b"],
+                             "A private-address check is applied here.", code_only=True)
 
 
 _CONFIG_CLASS = re.compile(r"Agent|Preset|Config|Settings|Spec|Profile|Args|Options|Definition", re.I)

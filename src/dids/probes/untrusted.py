@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..index.repo import RepoIndex
-from .base import finding, probe
+from .base import finding, line_findings, probe
 
 _SANDBOX_CTX = re.compile(r"seccomp|sandbox|jail|runtime is untrusted|untrusted code", re.I)
 
@@ -29,9 +29,8 @@ def spotlight(index: RepoIndex):
 def taint(index: RepoIndex):
     """Taint/provenance state that code reads when deciding what may run."""
     pat = r"\bif\b[^#\n]*\b(tainted|taint|untrusted_seen|read_untrusted|untrusted_read|saw_untrusted|untrusted_input|is_untrusted)\b"
-    for h in index.live_hits([pat], globs=("*.py",), code_only=True):
-        yield finding("untrusted.taint", "A decision here depends on whether untrusted content "
-                      "was read.", h.path, h.line)
+    yield from line_findings(index, "untrusted.taint", [pat], "A decision here depends on "
+                             "whether untrusted content was read.", code_only=True)
 
 
 @probe("untrusted.source", ("C5",), "Know where untrusted content enters.")
@@ -39,5 +38,5 @@ def sources(index: RepoIndex):
     """Entry points of content other people write: webhooks, chat/e-mail readers, web fetches."""
     pat = [r"""@\w+\.(post|api_route|route)\(\s*["'][^"']*(webhook|hook|events|slack|alert)""",
            r"\b(conversations_history|conversations_replies|get_messages|fetch_emails|imap\w*\.fetch)\b"]
-    for h in index.live_hits(pat, globs=("*.py",), ignore_case=True):
-        yield finding("untrusted.source", "Content written by others enters here.", h.path, h.line)
+    yield from line_findings(index, "untrusted.source", pat,
+                             "Content written by others enters here.", ignore_case=True)
