@@ -6,8 +6,8 @@ usage: bench.py [--files N[,N...]] [--repo PATH] [--runs N] [--bandit-runs N] [-
 
 For every tree it reports medians over --runs of:
   cold         `dids score` with an empty DIDS_CACHE_DIR
-  warm         a second `dids score` with the same cache dir (result cache, exported tree)
-  warm-nocache the same with --no-cache when `dids score` has it (exported-tree cache only)
+  warm         a second `dids score` with the same cache dir (result cache, packed search corpus)
+  warm-nocache the same with --no-cache when `dids score` has it (search-corpus cache only)
   peak memory  largest single process (wait4 ru_maxrss) and the sampled sum over the process tree
   files/s      files indexed (and Python files parsed) per second of the cold run
   parse-once   tree-sitter parse of every .py file of the tree, no fact extraction, one process
@@ -605,7 +605,7 @@ def print_result(res: dict) -> None:
     print(f"   cold          {_fmt(res['cold_s'], ' s')}   (cpu {_fmt(res['cold_cpu_s'], ' s')}, "
           f"runs {res['all_cold_s']})")
     print(f"   warm          {_fmt(res['warm_s'], ' s')}")
-    print(f"   warm --no-cache {_fmt(res['warm_nocache_s'], ' s')}  (exported-tree cache only)")
+    print(f"   warm --no-cache {_fmt(res['warm_nocache_s'], ' s')}  (search-corpus cache only)")
     print(f"   peak memory   {_fmt(res['cold_maxrss_mb'], ' MB')} largest process, "
           f"{_fmt(res['cold_tree_rss_mb'], ' MB')} process tree (sampled)")
     print(f"   throughput    {_fmt(res.get('files_per_s'), ' files/s')}, "

@@ -116,7 +116,7 @@ def hostile(tmp_path):
 
 
 def _exported_files(cache: Path) -> list[Path]:
-    return [p for p in (cache / "trees").rglob("*")] if (cache / "trees").exists() else []
+    return [p for p in (cache / "corpus").rglob("*")] if (cache / "corpus").exists() else []
 
 
 def test_hostile_repo_scores_safely(cli, hostile, monkeypatch, tmp_path_factory):
@@ -133,7 +133,7 @@ def test_hostile_repo_scores_safely(cli, hostile, monkeypatch, tmp_path_factory)
             assert secret not in proc.stdout
     assert sorted(p.name for p in hostile["markers"].iterdir()) == []
 
-    # nothing outside the tree was read: the exported search tree holds no link and no secret
+    # nothing outside the tree was read: the packed search corpus holds no link and no secret
     cache = Path(os.environ["DIDS_CACHE_DIR"])
     for p in _exported_files(cache):
         assert not p.is_symlink(), p

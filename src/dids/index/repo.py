@@ -16,8 +16,9 @@ from ..acquire import budget
 from ..acquire.source import Snapshot, cache_root
 from .configs import Setting, compose_settings, env_file_settings, helm_settings
 from .inventory import FileRecord, Limits, language, role, skip_reason, vendored_dir
+from .corpus import Corpus, build as build_corpus, load as load_corpus
 from .pyfacts import PyFacts, extract
-from .search import Hit, rg_search
+from .search import Hit
 
 _PARALLEL_MIN_BYTES = 1 << 20  # below this much Python source, a pool costs more than it saves
 
@@ -25,7 +26,7 @@ _PARALLEL_MIN_BYTES = 1 << 20  # below this much Python source, a pool costs mor
 @dataclass
 class RepoIndex:
     snapshot: Snapshot
-    root: Path  # exported regular files at the commit, for ripgrep
+    corpus: Corpus  # the regular text files at the commit, packed for ripgrep
     files: dict[str, FileRecord]
     skipped: list[tuple[str, str]]
     links: list[tuple[str, str]]  # (path, target) of symlinks, reported never followed
@@ -43,11 +44,11 @@ class RepoIndex:
 
     def text(self, path: str) -> str:
         if path not in self._texts:
-            p = self.root / path
             try:
-                self._texts[path] = p.read_bytes().decode("utf-8", "replace")
+                data = self.corpus.read(path)
             except OSError:
-                self._texts[path] = ""
+                data = None
+            self._texts[path] = (data or b"").decode("utf-8", "replace")
         return self._texts[path]
 
     def line(self, path: str, n: int) -> str:
@@ -68,26 +69,17 @@ class RepoIndex:
         return self._search_cache[key]
 
     def _rg(self, patterns: list[str], globs: tuple[str, ...], ignore_case: bool) -> list[Hit]:
-        """rg_search, with a fast exact path for case-insensitive sets using word boundaries.
-
-        Under -i, a Unicode `\\b` keeps ripgrep off its fast engines (seconds per set on a large
-        tree). Dropping the `\\b`s matches a superset of lines, so that search finds every file
-        the exact set can match, quickly; the exact set then runs on those files only, which
-        gives the very hits (text, pattern indexes, order) a whole-tree search gives."""
+        """The corpus search, with a fast exact path for case-insensitive sets using word
+        boundaries: under -i, a Unicode `\\b` keeps ripgrep off its fast engines (seconds per set
+        on a large tree). Without its `\\b`s a pattern matches a superset of lines, so ripgrep
+        runs the loose set and the exact patterns then select among its lines."""
         loose = [_drop_word_boundaries(p) for p in patterns]
         if not ignore_case or loose == patterns:
-            return rg_search(self.root, patterns, globs=globs, ignore_case=ignore_case)
+            return self.corpus.search(patterns, globs=globs, ignore_case=ignore_case)
         try:
-            paths = sorted({h.path for h in rg_search(self.root, loose, globs=globs,
-                                                      ignore_case=True)})
-        except (RuntimeError, re.error):  # a pattern that needs its \b to stay valid
-            return rg_search(self.root, patterns, globs=globs, ignore_case=True)
-        if not paths:
-            return []
-        if len(paths) > _MAX_PATH_GLOBS or not all(_PLAIN_PATH.match(p) for p in paths):
-            return rg_search(self.root, patterns, globs=globs, ignore_case=True)
-        only = tuple(g for g in globs if g.startswith("!")) + tuple("/" + p for p in paths)
-        return rg_search(self.root, patterns, globs=only, ignore_case=True)
+            return self.corpus.search(loose, globs=globs, ignore_case=True, select=patterns)
+        except (RuntimeError, re.error):  # a pattern that needs its \\b to stay valid
+            return self.corpus.search(patterns, globs=globs, ignore_case=True)
 
     def live_hits(self, patterns: list[str], *, globs: tuple[str, ...] = (),
                   ignore_case: bool = False, code_only: bool = False) -> list[Hit]:
@@ -189,10 +181,6 @@ class RepoIndex:
         except KeyError:
             self._py_keys = sorted(self.py)
             return [self.py[p] for p in self._py_keys]
-
-
-_MAX_PATH_GLOBS = 2000
-_PLAIN_PATH = re.compile(r"^[\w.@+=,:~-]+(?:/[\w.@+=,:~-]+)*$")  # no glob metacharacters
 
 
 def _drop_word_boundaries(pattern: str) -> str:
@@ -300,41 +288,26 @@ def _collect(jobs, to_parse: list[tuple[str, bytes]]) -> dict[str, PyFacts]:
     return {path: got[path] for path, _ in to_parse}
 
 
-def _write_tree(root: Path, items: list[tuple[str, bytes]]) -> list[str]:
-    """Write the exported tree (each directory made once) and mark it complete; return the
-    paths that could not be written (a crafted tree can hold both `a` and `a/b`)."""
-    root.mkdir(parents=True, exist_ok=True)
-    made: set[str] = set()
-    failed: list[str] = []
-    base = os.fsencode(root)
-    for i, (path, data) in enumerate(items):
-        if i % 256 == 0:
-            budget.check()
-        dest = os.path.join(base, os.fsencode(path))
-        parent = os.path.dirname(dest)
-        try:
-            if parent not in made:
-                os.makedirs(parent, exist_ok=True)
-                made.add(parent)
-            # O_NOFOLLOW: never write through a link, whatever is on disk
-            fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-        except OSError:
-            failed.append(path)
-    _complete_marker(root).write_text("\0".join(failed))
-    return failed
-
-
-def _complete_marker(root: Path) -> Path:
-    # beside the tree, not in it: the repository may hold a file of any name
-    return root.with_name(root.name + ".complete")
+def _readable(path: str, data: bytes, limits: Limits, files: dict[str, FileRecord],
+              skipped: list[tuple[str, str]]) -> bool:
+    """Whether a blob is text dids reads; if not, drop it from FILES and say why in SKIPPED."""
+    if b"\0" in data[:8192]:
+        why = "binary content"
+    # no line can be longer than the file; most files skip the split
+    elif len(data) > limits.max_line_chars and \
+            max(map(len, data.split(b"\n"))) > limits.max_line_chars:
+        why = f"a line longer than {limits.max_line_chars} characters"
+    else:
+        return True
+    skipped.append((path, why))
+    del files[path]
+    return False
 
 
 def _export_dir(snapshot: Snapshot, limits: Limits | None = None) -> Path:
     key = hashlib.sha256(snapshot.url.encode()).hexdigest()[:16]
     bounds = hashlib.sha256((limits or Limits()).model_dump_json().encode()).hexdigest()[:8]
-    return cache_root() / "trees" / key / f"{snapshot.commit}-{bounds}"
+    return cache_root() / "corpus" / key / f"{snapshot.commit}-{bounds}"
 
 
 def _safe_relpath(path: str) -> bool:
@@ -390,41 +363,27 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     skipped += [(f"{d} ({n} files)", "vendored or generated directory")
                 for d, n in vendored.items()]
     link_entries = [(e.path, e.sha) for e in entries if e.is_symlink]
-    # a link's blob is its target text; the target itself is never opened
-    blobs = snapshot.read_blobs([e.sha for e in wanted] + [s for _, s in link_entries])
-    links = sorted((p, blobs.get(s, b"")[:200].decode("utf-8", "replace"))
-                   for p, s in link_entries)
-
-    root = _export_dir(snapshot, limits)
-    marker = _complete_marker(root)
-    fresh = not marker.exists()
-    unwritten: list[str] = [] if fresh else [p for p in marker.read_text().split("\0") if p]
-    to_parse: list[tuple[str, bytes]] = []
-    to_write: list[tuple[str, bytes]] = []
-    for e in wanted:
-        data = blobs.get(e.sha, b"")
-        rec = files[e.path]
-        if b"\0" in data[:8192]:
-            skipped.append((e.path, "binary content"))
-            del files[e.path]
-            continue
-        # no line can be longer than the file; most files skip the split
-        if len(data) > limits.max_line_chars and \
-                max(map(len, data.split(b"\n"))) > limits.max_line_chars:
-            skipped.append((e.path, f"a line longer than {limits.max_line_chars} characters"))
-            del files[e.path]
-            continue
-        if fresh:
-            to_write.append((e.path, data))
-        if rec.lang == "python" and rec.role == "source":
-            to_parse.append((e.path, data))
-
-    # Parse in worker processes while this one writes the exported tree.
-    py: dict[str, PyFacts] = {}
+    # Python sources first: the pool parses them while this process reads and packs the rest
+    first = [e for e in wanted if files[e.path].lang == "python" and files[e.path].role == "source"]
+    blobs = snapshot.read_blobs([e.sha for e in first])
+    to_parse = [(e.path, blobs.get(e.sha, b"")) for e in first
+                if _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)]
     pool, jobs = _start_parsing(to_parse)
+    py: dict[str, PyFacts] = {}
     try:
-        if fresh:
-            unwritten = _write_tree(root, to_write)
+        first_paths = {e.path for e in first}
+        rest = [e for e in wanted if e.path not in first_paths]
+        # a link's blob is its target text; the target itself is never opened
+        blobs.update(snapshot.read_blobs([e.sha for e in rest] + [s for _, s in link_entries]))
+        links = sorted((p, blobs.get(s, b"")[:200].decode("utf-8", "replace"))
+                       for p, s in link_entries)
+        for e in rest:
+            _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)
+        root = _export_dir(snapshot, limits)
+        corpus = load_corpus(root)
+        if corpus is None:
+            corpus = build_corpus(root, [(e.path, files[e.path].lang == "python", blobs.get(e.sha, b""))
+                                         for e in wanted if e.path in files])
         file_settings = _file_settings(files, blobs, wanted)
         t1 = time.perf_counter()
         if pool is None:
@@ -442,10 +401,6 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
     t2 = time.perf_counter()
-    for path in unwritten:
-        if files.pop(path, None) is not None:
-            py.pop(path, None)
-            skipped.append((path, "could not be written to the search tree"))
     for path, facts in list(py.items()):
         if facts.skipped:  # e.g. a parse over its time limit: no facts, not credited
             del py[path]
@@ -453,7 +408,7 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         elif facts.partial:  # facts kept, some of the file left out
             skipped.append((path, facts.partial))
 
-    index = RepoIndex(snapshot=snapshot, root=root, files=files, skipped=sorted(skipped),
+    index = RepoIndex(snapshot=snapshot, corpus=corpus, files=files, skipped=sorted(skipped),
                       links=links, py=py)
     from .settings import code_settings  # local: settings reads PyFacts
 
@@ -461,14 +416,6 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     index.stats = {"files": len(files), "python_parsed": len(py), "skipped": len(skipped),
                    "read_s": round(t1 - t0, 3), "parse_s": round(t2 - t1, 3)}
     return index
-
-
-def _settings(index: RepoIndex, blobs: dict[str, bytes], wanted) -> list[Setting]:
-    from .settings import code_settings  # local: settings reads PyFacts
-
-    out = _file_settings(index.files, blobs, wanted)
-    out.extend(code_settings(index))
-    return out
 
 
 def _file_settings(files: dict[str, FileRecord], blobs: dict[str, bytes], wanted) -> list[Setting]:

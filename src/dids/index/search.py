@@ -1,4 +1,4 @@
-"""The ripgrep wrapper: one `rg --json` call per pattern set over the exported tree."""
+"""The ripgrep wrapper: one `rg --json` call per pattern set over the packed corpus."""
 
 from __future__ import annotations
 
@@ -14,11 +14,6 @@ from pathlib import Path
 
 from ..acquire import budget
 from ..errors import InputError, ToolMissingError
-
-# dids' own excludes; the scanned repo's .gitignore/.rgignore are ignored (--no-ignore) so the
-# repository cannot hide files from its auditor.
-_EXCLUDES = ("!**/node_modules/**", "!**/.git/**", "!**/*.min.js")
-
 
 @dataclass(frozen=True)
 class Hit:
@@ -42,30 +37,25 @@ def rg_binary() -> str:
     )
 
 
-def rg_search(
-    root: Path,
-    patterns: list[str],
-    *,
-    globs: tuple[str, ...] = (),
-    ignore_case: bool = False,
-    timeout: float = 120,
-) -> list[Hit]:
-    """Run one ripgrep over `root` for every pattern at once; hits sorted by path and line."""
-    if not patterns:
-        return []
-    cmd = [rg_binary(), "--json", "--no-config", "--no-ignore", "--hidden", "--no-follow",
-           "--max-columns", "2000", "--max-filesize", "1M", "-n"]
+def rg_run(cwd: Path, files: list[str], patterns: list[str], *, ignore_case: bool = False,
+           select: list[str] | None = None, timeout: float = 120):
+    """One ripgrep over FILES (names under CWD) for every pattern at once. Yields (file, line,
+    text, matched): matched are the indexes of the patterns (of SELECT when given; lines SELECT
+    does not match are dropped) that match the line, as Python's re reads them."""
+    if not patterns or not files:
+        return
+    # -a: packs are text (binary files were left out); --max-columns: no minified megaline
+    cmd = [rg_binary(), "--json", "--no-config", "--no-ignore", "--no-follow", "-a",
+           "--max-columns", "2000", "-n"]
     if ignore_case:
         cmd.append("-i")
-    for g in _EXCLUDES + tuple(globs):
-        cmd += ["-g", g]
     for p in patterns:
         cmd += ["-e", p]
-    cmd += ["--", "."]
+    cmd += ["--", *files]
     budget.check()
     limit = budget.timeout_for(timeout)
     try:
-        proc = subprocess.run(cmd, cwd=root, capture_output=True, timeout=limit,
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=limit,
                               env={"PATH": os.environ.get("PATH", "")})
     except subprocess.TimeoutExpired as exc:
         if budget.expired():
@@ -73,22 +63,20 @@ def rg_search(
         raise InputError(f"ripgrep timed out after {limit:.0f}s on one pattern set") from exc
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"ripgrep failed: {proc.stderr.decode('utf-8', 'replace')[:200]}")
-    compiled = [re.compile(p, re.I if ignore_case else 0) for p in patterns]
-    hits = []
+    flags = re.I if ignore_case else 0
+    compiled = [re.compile(p, flags) for p in (select if select is not None else patterns)]
     for raw in proc.stdout.splitlines():
-        msg = json.loads(raw)
-        if msg.get("type") != "match":
+        if not raw.startswith(b'{"type":"match"'):
             continue
-        data = msg["data"]
-        path = _text_of(data.get("path") or {}, "backslashreplace")
+        data = json.loads(raw)["data"]
+        name = _text_of(data.get("path") or {}, "backslashreplace")
         text = _text_of(data.get("lines") or {}, "replace")
-        if not path:
-            continue
-        path = path[2:] if path.startswith("./") else path
-        matched = tuple(i for i, c in enumerate(compiled) if c.search(text[:2000])) or (0,)
-        hits.append(Hit(path, data["line_number"], text.rstrip("\n")[:300], matched[0], matched))
-    hits.sort(key=lambda h: (h.path, h.line, h.pattern))
-    return hits
+        matched = tuple(i for i, c in enumerate(compiled) if c.search(text[:2000]))
+        if not matched:
+            if select is not None:
+                continue
+            matched = (0,)
+        yield name, data["line_number"], text.rstrip("\n")[:300], matched
 
 
 def _text_of(field: dict, errors: str) -> str:
