@@ -294,3 +294,30 @@ def test_regression_when_an_approval_check_is_removed(cli, repo, tmp_path):
     assert "FAIL   C2 C fell from L2 to L1" in out
     assert "removed: approval.registration `agent/tools.py:7` Tool run_shell is registered with " \
            "requires_approval=True." in out
+
+
+def test_waiver_comments_same_from_corpus_and_git_grep(repo):
+    """Claims read from the packed corpus (after a score) equal those git grep finds (before
+    any score): the same files are left out either way, and long comments are kept whole."""
+    from dids.acquire import acquire
+    from dids.engine import score_snapshot
+    from dids.gate.claims import _corpus_hits, comment_hits
+
+    long_why = "x" * 400
+    repo.commit({
+        "agent/tool.py": "import os\n# dids: waive C4.B reason=accepted-risk owner=@bob "
+                         f"expires=2999-01-01 -- {long_why}\n",
+        "agent/deploy.yaml": "a: 1\n  // dids: waive C8.S reason=accepted-risk\n",
+        "agent/minified.py": "x = 1  # dids: waive C1.S\n" + "y = '" + "z" * 30000 + "'\n",
+        "tests/test_tool.py": "# dids: waive C4.B reason=accepted-risk\n",
+        "docs/guide.md": "# dids: waive C4.B\n",
+    })
+    snap = acquire(str(repo.path))
+    assert _corpus_hits(snap) is None
+    by_grep = comment_hits(snap, [])
+    score_snapshot(snap)
+    assert _corpus_hits(snap) is not None
+    by_corpus = comment_hits(snap, [])
+    assert by_grep == by_corpus
+    assert [(p, n) for p, n, _ in by_corpus] == [("agent/deploy.yaml", 2), ("agent/tool.py", 2)]
+    assert by_corpus[1][2].endswith(long_why)

@@ -17,7 +17,7 @@ from datetime import date
 
 from ..acquire.safegit import run_git
 from ..config_file import REASONS, ConfigError, LoadedConfig, excluded, glob_regex, read_config
-from ..index.inventory import Limits, language, role, skip_reason
+from ..index.inventory import Limits, language, role, skip_reason, unreadable_reason
 
 _COMMENT = re.compile(r"(?:#|//)\s*dids:\s*waive\b(?P<rest>.*)$")
 _TARGET = re.compile(r"^C(10|[1-9])\.[SCDB]$")
@@ -144,28 +144,69 @@ def parse_comment(path: str, line: int, text: str) -> Waiver:
                   "comment", path, line)
 
 
+_WAIVE_COMMENT = r"(#|//)\s*dids:\s*waive"  # ripgrep and Python syntax
+_WAIVE_COMMENT_ERE = r"(#|//)[[:space:]]*dids:[[:space:]]*waive"  # the same for git grep -E
+
+
 def comment_hits(snapshot, patterns: list[re.Pattern[str]]) -> list[tuple[str, int, str]]:
-    """`dids: waive` comments in source and configuration files at the commit (git grep on the
-    object store: nothing is checked out). Tests, docs, examples and vendored files are skipped."""
-    proc = run_git(["grep", "-I", "-n", "--null", "--no-color", "--no-textconv", "-E",
-                    "-e", r"(#|//)[[:space:]]*dids:[[:space:]]*waive", snapshot.commit, "--"],
-                   git_dir=snapshot.git_dir, check=False)
-    if proc.returncode not in (0, 1):
-        return []
+    """`dids: waive` comments in source and configuration files at the commit, read from the
+    packed search corpus when this commit has one, else with git grep on the object store
+    (nothing is checked out either way; both skip the files the index skips). Tests, docs,
+    examples and vendored files are skipped."""
     limits = Limits()
+    hits = _corpus_hits(snapshot)
+    if hits is None:
+        hits = _grep_hits(snapshot, limits)
     out = []
-    prefix = snapshot.commit + ":"
-    for raw in proc.stdout.split(b"\n"):
-        parts = raw.split(b"\0", 2)
-        if len(parts) != 3:
-            continue
-        path = parts[0].decode("utf-8", "surrogateescape").removeprefix(prefix)
+    for path, line, text in hits:
         if skip_reason(path, 0, limits) or role(path, language(path)) not in ("source", "config"):
             continue
         if excluded(path, patterns):
             continue
-        out.append((path, int(parts[1]), parts[2].decode("utf-8", "replace")))
+        out.append((path, line, text))
     return sorted(out)
+
+
+def _corpus_hits(snapshot) -> list[tuple[str, int, str]] | None:
+    from ..index.corpus import load
+    from ..index.repo import export_dir
+
+    corpus = load(export_dir(snapshot))
+    if corpus is None:
+        return None
+    out = []
+    for h in corpus.search([_WAIVE_COMMENT]):
+        lines = (corpus.read(h.path) or b"").split(b"\n")  # the whole line, not the hit's excerpt
+        text = lines[h.line - 1] if h.line <= len(lines) else b""
+        out.append((h.path, h.line, text.decode("utf-8", "replace").rstrip("\r")))
+    return out
+
+
+def _grep_hits(snapshot, limits: Limits) -> list[tuple[str, int, str]]:
+    proc = run_git(["grep", "-I", "-n", "--null", "--no-color", "--no-textconv", "-E",
+                    "-e", _WAIVE_COMMENT_ERE, snapshot.commit, "--"],
+                   git_dir=snapshot.git_dir, check=False)
+    if proc.returncode not in (0, 1):
+        return []
+    prefix = snapshot.commit + ":"
+    found = []
+    for raw in proc.stdout.split(b"\n"):
+        parts = raw.split(b"\0", 2)
+        if len(parts) == 3 and parts[1].isdigit():
+            found.append((parts[0].decode("utf-8", "backslashreplace").removeprefix(prefix),
+                          int(parts[1]), parts[2].decode("utf-8", "replace")))
+    # the files the index leaves out (too large, binary, an over-long line) are left out here too
+    entries = {e.path: e for e in snapshot.list_tree()}
+    shas = {entries[p].sha for p, _, _ in found if p in entries}
+    blobs = snapshot.read_blobs(sorted(shas)) if shas else {}
+    out = []
+    for path, line, text in found:
+        e = entries.get(path)
+        if e is None or e.size > limits.max_file_bytes or e.sha not in blobs or \
+                unreadable_reason(blobs[e.sha], limits):
+            continue
+        out.append((path, line, text))
+    return out
 
 
 def collect_claims(snapshot, *, strict: bool, loaded: LoadedConfig | None = None) -> Claims:

@@ -94,3 +94,14 @@ def skip_reason(path: str, size: int, limits: Limits) -> str | None:
     if size > limits.max_file_bytes:
         return f"larger than {limits.max_file_bytes} bytes"
     return None
+
+
+def unreadable_reason(data: bytes, limits: Limits) -> str | None:
+    """Why a blob's content is not read as text (binary, or a line over the bound), or None."""
+    if b"\0" in data[:8192]:
+        return "binary content"
+    # no line can be longer than the file; most files skip the split
+    if len(data) > limits.max_line_chars and \
+            max(map(len, data.split(b"\n"))) > limits.max_line_chars:
+        return f"a line longer than {limits.max_line_chars} characters"
+    return None

@@ -15,7 +15,8 @@ from pathlib import Path
 from ..acquire import budget
 from ..acquire.source import Snapshot, cache_root
 from .configs import Setting, compose_settings, env_file_settings, helm_settings
-from .inventory import FileRecord, Limits, language, role, skip_reason, vendored_dir
+from .inventory import (FileRecord, Limits, language, role, skip_reason, unreadable_reason,
+                        vendored_dir)
 from .corpus import Corpus, build as build_corpus, load as load_corpus
 from .pyfacts import PyFacts, extract
 from .search import Hit
@@ -291,20 +292,15 @@ def _collect(jobs, to_parse: list[tuple[str, bytes]]) -> dict[str, PyFacts]:
 def _readable(path: str, data: bytes, limits: Limits, files: dict[str, FileRecord],
               skipped: list[tuple[str, str]]) -> bool:
     """Whether a blob is text dids reads; if not, drop it from FILES and say why in SKIPPED."""
-    if b"\0" in data[:8192]:
-        why = "binary content"
-    # no line can be longer than the file; most files skip the split
-    elif len(data) > limits.max_line_chars and \
-            max(map(len, data.split(b"\n"))) > limits.max_line_chars:
-        why = f"a line longer than {limits.max_line_chars} characters"
-    else:
+    why = unreadable_reason(data, limits)
+    if why is None:
         return True
     skipped.append((path, why))
     del files[path]
     return False
 
 
-def _export_dir(snapshot: Snapshot, limits: Limits | None = None) -> Path:
+def export_dir(snapshot: Snapshot, limits: Limits | None = None) -> Path:
     key = hashlib.sha256(snapshot.url.encode()).hexdigest()[:16]
     bounds = hashlib.sha256((limits or Limits()).model_dump_json().encode()).hexdigest()[:8]
     return cache_root() / "corpus" / key / f"{snapshot.commit}-{bounds}"
@@ -379,7 +375,7 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
                        for p, s in link_entries)
         for e in rest:
             _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)
-        root = _export_dir(snapshot, limits)
+        root = export_dir(snapshot, limits)
         corpus = load_corpus(root)
         if corpus is None:
             corpus = build_corpus(root, [(e.path, files[e.path].lang == "python", blobs.get(e.sha, b""))
