@@ -10,6 +10,7 @@ import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Callable
 from pathlib import Path
 
 from ..acquire import budget
@@ -18,7 +19,7 @@ from .configs import Setting, compose_settings, env_file_settings, helm_settings
 from .inventory import (FileRecord, Limits, language, role, skip_reason, unreadable_reason,
                         vendored_dir)
 from .corpus import Corpus, build as build_corpus, load as load_corpus
-from .pyfacts import PyFacts, extract
+from .pyfacts import Call, PyFacts, extract
 from .search import Hit
 
 _PARALLEL_MIN_BYTES = 1 << 20  # below this much Python source, a pool costs more than it saves
@@ -41,6 +42,7 @@ class RepoIndex:
     _refs: Counter | None = None
     _defs: Counter | None = None
     _imported: set[str] | None = None
+    _by_callee: dict[str, list[tuple[int, PyFacts, Call]]] | None = None
     _scripts: str = ""
 
     def text(self, path: str) -> str:
@@ -171,6 +173,23 @@ class RepoIndex:
         text = self.text(path)
         return '"__main__"' in text or "'__main__'" in text
 
+    def calls_where(self, test: Callable[[str], object]) -> list[tuple[PyFacts, Call]]:
+        """(facts, call) for every parsed call whose callee (dotted, imports resolved) passes
+        TEST, in source order (path, then position). TEST runs once per distinct callee, not
+        once per call: a repository has tens of thousands of calls to a few thousand names."""
+        by = self._by_callee
+        if by is None:
+            by = {}
+            seq = 0
+            for facts in self.source_py():
+                for c in facts.calls:
+                    by.setdefault(c.callee, []).append((seq, facts, c))
+                    seq += 1
+            self._by_callee = by
+        found = [t for callee, group in by.items() if test(callee) for t in group]
+        found.sort(key=_first)
+        return [(facts, c) for _, facts, c in found]
+
     def source_py(self) -> list[PyFacts]:
         # probes call this dozens of times: keep the sorted paths while py holds the same ones
         # (same size and every kept path present means the very same set)
@@ -182,6 +201,15 @@ class RepoIndex:
         except KeyError:
             self._py_keys = sorted(self.py)
             return [self.py[p] for p in self._py_keys]
+
+
+def _first(t: tuple) -> int:
+    return t[0]
+
+
+def short_name(callee: str) -> str:
+    """The last dotted part of a callee (what Call.short holds)."""
+    return callee.rsplit(".", 1)[-1]
 
 
 def _drop_word_boundaries(pattern: str) -> str:

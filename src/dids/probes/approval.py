@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex
+from ..index.repo import RepoIndex, short_name
 from ..index.settings import defaults_for
-from .base import calls_to_defined, finding, line_findings, probe, settings_named
+from .base import Names, calls_to_defined, finding, line_findings, probe, settings_named
 
-FLAG = re.compile(r"^(requires?_approval|needs?_approval|require_confirmation|requires_confirmation|"
-                  r"confirmation_required|ask_before_run|human_approval|approval_required|"
-                  r"tool_approvals|auto_run|auto_approve|yolo|always_approve)$", re.I)
+FLAG = Names(r"^(requires?_approval|needs?_approval|require_confirmation|requires_confirmation|"
+             r"confirmation_required|ask_before_run|human_approval|approval_required|"
+             r"tool_approvals|auto_run|auto_approve|yolo|always_approve)$", re.I)
 # flags whose True value means "do not ask"
-_INVERTED = re.compile(r"auto_run|auto_approve|yolo|always_approve", re.I)
-_PROMPT_CALL = re.compile(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|typer\.confirm|"
-                          r"questionary\.confirm|inquirer\.confirm|rich\.prompt\.Confirm\.ask)$")
+_INVERTED = Names(r"auto_run|auto_approve|yolo|always_approve", re.I)
+_PROMPT_CALL = Names(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|typer\.confirm|"
+                     r"questionary\.confirm|inquirer\.confirm|rich\.prompt\.Confirm\.ask)$")
 # a prompt gates an action when it is about running something the agent chose, not a CLI chore
 _PROMPT_CONTEXT = re.compile(r"approv|allow|permi|run this|run the|execut|command|tool|action|code", re.I)
 _PROMPT_CHORE = re.compile(r"install|overwrite|remote|wizard|setup|login|config|delete the|reset|"
@@ -24,6 +24,13 @@ _MODE_KEY = re.compile(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMA
                        r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
 _ALLOW_ALL = re.compile(r"^(high|full|full_auto|auto|yolo|allow\w*|bypass\w*|never|trust\w*|true|1|on|"
                         r"dangerous\w*|skip\w*)$", re.I)
+
+# a flag's name as a string literal (a dict lookup with a fallback)
+_FLAG_LITERAL = Names(r"""^['"]""" + FLAG.pattern.strip("^$").replace("(?i)", "") + r"""['"]$""", re.I)
+_FLAG_IN_DECORATOR = re.compile(
+    r"\b(requires?_approval|needs?_approval|require_confirmation)\s*=\s*(True|False)")
+_FLAG_KWARG = Names(r"^(requires?_approval|needs?_approval)$")
+_REGISTERS = Names(r"tool|register|Tool")
 
 
 @probe("approval.flag", ("C2",), "Default the approval flag to on for powerful tools.")
@@ -40,12 +47,10 @@ def flags(index: RepoIndex):
                 value = a.value
                 m = re.search(r"default\s*=\s*([^,)]+)", value)
                 yield _flag(facts.path, a.line, name, m.group(1) if m else value, f"{a.scope} field")
-        for c in facts.calls:
-            if c.short == "get" and len(c.args) == 2 and re.match(
-                    r"""^['"]""" + FLAG.pattern.strip("^$").replace("(?i)", "") + r"""['"]$""",
-                    c.args[0], re.I):
-                yield _flag(facts.path, c.line, c.args[0].strip("'\""), c.args[1],
-                            "lookup with a fallback")
+    for facts, c in index.calls_where(lambda n: short_name(n) == "get"):
+        if len(c.args) == 2 and _FLAG_LITERAL.match(c.args[0]):
+            yield _flag(facts.path, c.line, c.args[0].strip("'\""), c.args[1],
+                        "lookup with a fallback")
 
 
 def _flag(path, line, name, default, where):
@@ -66,34 +71,30 @@ def registrations(index: RepoIndex):
     for facts in index.source_py():
         for d in facts.defs:
             for dec in d.decorators:
-                m = re.search(r"\b(requires?_approval|needs?_approval|require_confirmation)\s*=\s*(True|False)", dec)
+                m = _FLAG_IN_DECORATOR.search(dec)
                 if m:
                     yield finding("approval.registration", f"Tool {d.name} is registered with "
                                   f"{m.group(1)}={m.group(2)}.", facts.path, d.line, tool=d.name,
                                   gated=m.group(2) == "True")
-        for c in facts.calls:
-            for k, v in c.kwargs:
-                if re.match(r"^(requires?_approval|needs?_approval)$", k) and v.strip() in ("True", "False") \
-                        and re.search(r"tool|register|Tool", c.callee) \
-                        and not index.line(facts.path, c.line).lstrip().startswith("@"):
-                    yield finding("approval.registration", f"{c.raw}(...) registers a tool with "
-                                  f"{k}={v.strip()}.", facts.path, c.line, tool=c.raw,
-                                  gated=v.strip() == "True")
+    for facts, c in index.calls_where(_REGISTERS.search):
+        for k, v in c.kwargs:
+            if _FLAG_KWARG.match(k) and v.strip() in ("True", "False") \
+                    and not index.line(facts.path, c.line).lstrip().startswith("@"):
+                yield finding("approval.registration", f"{c.raw}(...) registers a tool with "
+                              f"{k}={v.strip()}.", facts.path, c.line, tool=c.raw,
+                              gated=v.strip() == "True")
 
 
 @probe("approval.prompt", ("C2",), "Ask a human, showing the exact command, before it runs.")
 def prompts(index: RepoIndex):
     """Interactive confirmation prompts (input/Confirm.ask/click.confirm) about running actions."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if not _PROMPT_CALL.match(c.callee):
-                continue
-            text = " ".join(c.args + tuple(v for _, v in c.kwargs))
-            about_action = _PROMPT_CONTEXT.search(text) or re.search(
-                r"approv|confirm|permission", c.func or "", re.I)  # the wording, or its function's name
-            if about_action and not _PROMPT_CHORE.search(text + " " + (c.func or "")):
-                yield finding("approval.prompt", f"{c.raw}(...) asks the user to confirm in "
-                              f"{c.func or 'module scope'}.", facts.path, c.line, func=c.func or "")
+    for facts, c in index.calls_where(_PROMPT_CALL.match):
+        text = " ".join(c.args + tuple(v for _, v in c.kwargs))
+        about_action = _PROMPT_CONTEXT.search(text) or re.search(
+            r"approv|confirm|permission", c.func or "", re.I)  # the wording, or its function's name
+        if about_action and not _PROMPT_CHORE.search(text + " " + (c.func or "")):
+            yield finding("approval.prompt", f"{c.raw}(...) asks the user to confirm in "
+                          f"{c.func or 'module scope'}.", facts.path, c.line, func=c.func or "")
 
 
 @probe("approval.record", ("C2", "C9"), "Persist the exact tool call and who approved it.")
@@ -138,8 +139,8 @@ def modes(index: RepoIndex):
                       best.path, best.line, key=best.key, value=v, allow_all=allow_all)
 
 
-_REVERSIBLE = re.compile(r"(create|take|save|make|restore)_?(checkpoint|snapshot)|dry_?run|\bundo|"
-                         r"revert_(change|edit|file|action)", re.I)
+_REVERSIBLE = Names(r"(create|take|save|make|restore)_?(checkpoint|snapshot)|dry_?run|\bundo|"
+                    r"revert_(change|edit|file|action)", re.I)
 
 
 @probe("approval.reversibility", ("C2",), "Checkpoint or preview consequential actions.")

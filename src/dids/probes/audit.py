@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex
-from .base import finding, line_findings, probe
+from ..index.repo import RepoIndex, short_name
+from .base import Names, finding, line_findings, probe
 
-_RECORD_FN = re.compile(r"(record|append|log|write|persist|emit)_?(tool|action|intent|audit|event|call)", re.I)
+_RECORD_FN = Names(r"(record|append|log|write|persist|emit)_?(tool|action|intent|audit|event|call)", re.I)
 
 
-_DURABLE = re.compile(r"(start|execute)_?(child_)?workflow|_execute_\w*workflow|record|persist|append", re.I)
+_NAME_PARAM = Names(r"tool|action|name")
+_ARGS_PARAM = Names(r"arg|input|param|payload")
+_DURABLE = Names(r"(start|execute)_?(child_)?workflow|_execute_\w*workflow|record|persist|append", re.I)
 
 
 @probe("audit.record", ("C9",), "Write a structured record of every tool call, arguments included.")
@@ -19,18 +21,18 @@ def records(index: RepoIndex):
     defs = {}
     for facts in index.source_py():
         for d in facts.defs:
-            if _RECORD_FN.search(d.name) and any(re.search(r"tool|action|name", p.name) for p in d.params) \
-                    and any(re.search(r"arg|input|param|payload", p.name) for p in d.params):
+            if _RECORD_FN.search(d.name) and any(_NAME_PARAM.search(p.name) for p in d.params) \
+                    and any(_ARGS_PARAM.search(p.name) for p in d.params):
                 defs[d.name] = (facts.path, d.line)
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short in defs and (c.func or "").split(".")[-1] != c.short:
-                yield finding("audit.record", f"{c.raw}(...) records a tool call with its "
-                              "arguments.", facts.path, c.line, fn=c.short)
-            elif _DURABLE.search(c.short) and any("tool_call_id" in v for _, v in c.kwargs):
-                yield finding("audit.record", f"{c.raw}(...) runs the tool call as a durable, "
-                              "recorded execution keyed by its tool-call id.", facts.path, c.line,
-                              fn=c.short)
+    for facts, c in index.calls_where(lambda n: short_name(n) in defs or
+                                      _DURABLE.search(short_name(n))):
+        if c.short in defs and (c.func or "").split(".")[-1] != c.short:
+            yield finding("audit.record", f"{c.raw}(...) records a tool call with its "
+                          "arguments.", facts.path, c.line, fn=c.short)
+        elif _DURABLE.search(c.short) and any("tool_call_id" in v for _, v in c.kwargs):
+            yield finding("audit.record", f"{c.raw}(...) runs the tool call as a durable, "
+                          "recorded execution keyed by its tool-call id.", facts.path, c.line,
+                          fn=c.short)
 
 
 @probe("audit.decorator", ("C9",), "Audit control-plane changes too.")
@@ -46,11 +48,9 @@ def decorator(index: RepoIndex):
 @probe("audit.fsync", ("C9",), "Flush the intent record before the action runs.")
 def fsync(index: RepoIndex):
     """os.fsync in live code."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.callee == "os.fsync":
-                yield finding("audit.fsync", "Records are fsynced.", facts.path, c.line,
-                              func=c.func or "")
+    for facts, c in index.calls_where(lambda n: n == "os.fsync"):
+        yield finding("audit.fsync", "Records are fsynced.", facts.path, c.line,
+                      func=c.func or "")
 
 
 @probe("audit.swallow", ("C9",), "Surface audit-write failures instead of swallowing them.")

@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ..index.repo import RepoIndex
+from ..index.repo import RepoIndex, short_name
 from ..models import Finding, Kind, Location
 
 
@@ -50,6 +50,39 @@ class Findings:
         return [f for k in sorted(self.by_probe) for f in self.by_probe[k]]
 
 
+_MEMO_MAX = 200_000  # distinct strings kept per pattern (a repository has a few tens of thousands)
+
+
+class Names:
+    """A regex for names (callees, function and parameter names) whose yes/no answer is kept per
+    distinct string. Probes test each of tens of thousands of calls against it, but the names
+    repeat: a dict lookup replaces all but the first regex run per name."""
+
+    __slots__ = ("regex", "pattern", "_search", "_match")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.regex = re.compile(pattern, flags)
+        self.pattern = pattern
+        self._search: dict[str, bool] = {}
+        self._match: dict[str, bool] = {}
+
+    def search(self, s: str) -> bool:
+        found = self._search.get(s)
+        if found is None:
+            if len(self._search) > _MEMO_MAX:
+                self._search.clear()
+            found = self._search[s] = self.regex.search(s) is not None
+        return found
+
+    def match(self, s: str) -> bool:
+        found = self._match.get(s)
+        if found is None:
+            if len(self._match) > _MEMO_MAX:
+                self._match.clear()
+            found = self._match[s] = self.regex.match(s) is not None
+        return found
+
+
 def loc(path: str, line: int, end: int | None = None) -> Location:
     return Location(path=path, start_line=line, end_line=end or line)
 
@@ -83,14 +116,11 @@ def line_findings(index: RepoIndex, probe_id: str, patterns: list[str], claim: s
         yield finding(probe_id, claim, h.path, h.line, **data)
 
 
-def calls_to_defined(index: RepoIndex, name: re.Pattern[str]):
+def calls_to_defined(index: RepoIndex, name: Names | re.Pattern[str]):
     """(facts, call) for every call of a function the repository itself defines under a
     matching name: a helper counts as a mechanism only where something calls it."""
     defined = {d.name for f in index.source_py() for d in f.defs if name.search(d.name)}
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short in defined:
-                yield facts, c
+    yield from index.calls_where(lambda n: short_name(n) in defined)
 
 
 def run_probes(index: RepoIndex) -> Findings:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..index.pyfacts import Call, PyFacts
-from ..index.repo import RepoIndex
+from ..index.repo import RepoIndex, short_name
 from ..models import Kind
 from .base import finding, probe, settings_named
 
@@ -126,22 +126,19 @@ def is_shell(call: Call) -> bool:
        "Run model-driven processes in a sandbox with a scrubbed environment.")
 def spawns(index: RepoIndex):
     """Every process spawn in live source code, with shell use and the environment it passes."""
-    for facts in index.source_py():
-        for call in facts.calls:
-            if call.callee not in SPAWN:
-                continue
-            kind, env_line = env_kind(index, facts, call)
-            shell = is_shell(call)
-            env_desc = {"inherit": "inherits the parent environment (no env=)",
-                        "full": "passes a full copy of the parent environment",
-                        "filtered": "passes a copy of the parent environment with some keys removed",
-                        "constructed": "passes an environment it builds itself",
-                        "unknown": "passes an environment dids could not resolve"}[kind]
-            claim = (f"{call.raw}(...) in {call.func or 'module scope'}"
-                     f"{' with a shell' if shell else ''} {env_desc}.")
-            yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
-                          env=kind, env_line=env_line, shell=shell, func=call.func or "",
-                          callee=call.callee)
+    for facts, call in index.calls_where(SPAWN.__contains__):
+        kind, env_line = env_kind(index, facts, call)
+        shell = is_shell(call)
+        env_desc = {"inherit": "inherits the parent environment (no env=)",
+                    "full": "passes a full copy of the parent environment",
+                    "filtered": "passes a copy of the parent environment with some keys removed",
+                    "constructed": "passes an environment it builds itself",
+                    "unknown": "passes an environment dids could not resolve"}[kind]
+        claim = (f"{call.raw}(...) in {call.func or 'module scope'}"
+                 f"{' with a shell' if shell else ''} {env_desc}.")
+        yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
+                      env=kind, env_line=env_line, shell=shell, func=call.func or "",
+                      callee=call.callee)
 
 
 @probe("exec.wrapper", ("C4",),
@@ -168,16 +165,17 @@ def wrappers(index: RepoIndex):
 @probe("exec.inprocess", ("C4",), "Do not exec model-written code inside the agent's own process.")
 def inprocess(index: RepoIndex):
     """Model code run inside the agent process: exec/eval of non-literal code, Jupyter kernels."""
-    for facts in index.source_py():
-        for call in facts.calls:
-            if call.callee in ("exec", "eval") and call.args and \
-                    not re.match(r"""^[rbfu]*["']""", call.args[0]):  # not a literal
-                yield finding("exec.inprocess", f"{call.raw}() runs code given at run time inside "
-                              "the agent process.", facts.path, call.line, how="exec")
-            elif call.short in ("KernelManager", "start_new_kernel", "InteractiveConsole",
-                                "InteractiveInterpreter", "BlockingKernelClient"):
-                yield finding("exec.inprocess", f"{call.raw}(...) runs code in a local kernel as "
-                              "the same user.", facts.path, call.line, how="kernel")
+    kernels = ("KernelManager", "start_new_kernel", "InteractiveConsole", "InteractiveInterpreter",
+               "BlockingKernelClient")
+    for facts, call in index.calls_where(lambda n: n in ("exec", "eval") or
+                                         short_name(n) in kernels):
+        if call.callee in ("exec", "eval"):
+            if call.args and not re.match(r"""^[rbfu]*["']""", call.args[0]):  # not a literal
+                yield finding("exec.inprocess", f"{call.raw}() runs code given at run time "
+                              "inside the agent process.", facts.path, call.line, how="exec")
+        else:
+            yield finding("exec.inprocess", f"{call.raw}(...) runs code in a local kernel as "
+                          "the same user.", facts.path, call.line, how="kernel")
 
 
 _STATEMENTS = {"ast.For", "ast.While", "ast.FunctionDef", "ast.ClassDef", "ast.Import",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex
+from ..index.repo import RepoIndex, short_name
 from .base import finding, line_findings, probe
 from .exec_paths import _FULL_ENV
 
@@ -12,17 +12,16 @@ from .exec_paths import _FULL_ENV
 @probe("ext.mcp_stdio", ("C7",), "Start MCP servers with only their own configuration in the env.")
 def mcp_stdio(index: RepoIndex):
     """Local MCP servers started as processes, and the environment they get."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short == "stdio_client" and c.kw("command") is None:
-                continue  # takes parameters built elsewhere (counted where they are built)
-            if c.short in ("StdioServerParameters", "stdio_client", "StdioServerParams", "MCPServerStdio"):
-                env = c.kw("env")
-                kind = "inherit" if env is None else ("full" if _FULL_ENV.search(env.strip()) else "constructed")
-                yield finding("ext.mcp_stdio", f"{c.raw}(...) launches an MCP server with "
-                              + {"inherit": "the default environment", "full": "the full parent environment",
-                                 "constructed": "an environment built for it"}[kind] + ".",
-                              facts.path, c.line, env=kind)
+    launchers = ("StdioServerParameters", "stdio_client", "StdioServerParams", "MCPServerStdio")
+    for facts, c in index.calls_where(lambda n: short_name(n) in launchers):
+        if c.short == "stdio_client" and c.kw("command") is None:
+            continue  # takes parameters built elsewhere (counted where they are built)
+        env = c.kw("env")
+        kind = "inherit" if env is None else ("full" if _FULL_ENV.search(env.strip()) else "constructed")
+        yield finding("ext.mcp_stdio", f"{c.raw}(...) launches an MCP server with "
+                      + {"inherit": "the default environment", "full": "the full parent environment",
+                         "constructed": "an environment built for it"}[kind] + ".",
+                      facts.path, c.line, env=kind)
     # MCP server configurations handed to an agent SDK as data
     for h in index.live_hits([r"""["']type["']\s*:\s*["']stdio["']""", r"""["']mcpServers["']"""],
                              globs=("*.py",)):
@@ -47,12 +46,11 @@ def pin(index: RepoIndex):
 @probe("ext.signature", ("C7",), "Verify signatures of downloaded extension code.")
 def signature(index: RepoIndex):
     """Signature verification of downloaded code (ECDSA/Ed25519/GPG/sigstore)."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short == "verify" and re.search(r"ecdsa|ed25519|public_key|pubkey|key|sig|gpg|sigstore",
-                                                  c.raw + " ".join(c.args), re.I):
-                yield finding("ext.signature", f"{c.raw}(...) verifies a signature.", facts.path,
-                              c.line)
+    for facts, c in index.calls_where(lambda n: short_name(n) == "verify"):
+        if re.search(r"ecdsa|ed25519|public_key|pubkey|key|sig|gpg|sigstore",
+                     c.raw + " ".join(c.args), re.I):
+            yield finding("ext.signature", f"{c.raw}(...) verifies a signature.", facts.path,
+                          c.line)
 
 
 @probe("ext.remote_code", ("C7",), "Never fetch and run unpinned code at run time.")
@@ -67,12 +65,12 @@ def remote_code(index: RepoIndex):
 @probe("ext.loader", ("C7",), "Load extension code in its own confined process.")
 def loader(index: RepoIndex):
     """Extension code loaded in-process or put on a child's import path."""
+    for facts, c in index.calls_where(
+            lambda n: n in ("importlib.import_module", "importlib.util.spec_from_file_location")):
+        if c.args and not re.match(r"""^f?["'][\w.]+["']$""", c.args[0]):
+            yield finding("ext.loader", f"{c.raw}(...) imports code named at run time.",
+                          facts.path, c.line, how="import")
     for facts in index.source_py():
-        for c in facts.calls:
-            if c.callee in ("importlib.import_module", "importlib.util.spec_from_file_location") and \
-                    c.args and not re.match(r"""^f?["'][\w.]+["']$""", c.args[0]):
-                yield finding("ext.loader", f"{c.raw}(...) imports code named at run time.",
-                              facts.path, c.line, how="import")
         for a in facts.assigns:
             if re.search(r"""\[\s*["']PYTHONPATH["']\s*\]""", a.target):
                 yield finding("ext.loader", "Extension artifacts are put on a child's PYTHONPATH.",

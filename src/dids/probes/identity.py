@@ -4,33 +4,36 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex
-from .base import finding, line_findings, probe
+from ..index.repo import RepoIndex, short_name
+from .base import Names, finding, line_findings, probe
 
-_EXPLICIT_CREDS = re.compile(r"aws_access_key_id|aws_session_token|profile_name|role_arn|credentials")
+_EXPLICIT_CREDS = Names(r"aws_access_key_id|aws_session_token|profile_name|role_arn|credentials")
 # compiled once: the probes below test them against every call in the repository
-_BOTO3_CLIENT = re.compile(r"^boto3\.(client|resource|Session|session\.Session)$")
-_KUBE_CONFIG = re.compile(r"(^|\.)load_kube_config$|(^|\.)new_client_from_config$")
-_DEFAULT_CREDS = re.compile(r"(^|\.)(default|from_env)$")
-_GOOGLE_DOCKER = re.compile(r"google\.auth|docker")
-_JWT_ENCODE = re.compile(r"^(jwt|jose\.jwt|authlib\.jose\.jwt)\.encode$")
+_BOTO3_CLIENT = Names(r"^boto3\.(client|resource|Session|session\.Session)$")
+_KUBE_CONFIG = Names(r"(^|\.)load_kube_config$|(^|\.)new_client_from_config$")
+_DEFAULT_CREDS = Names(r"(^|\.)(default|from_env)$")
+_GOOGLE_DOCKER = Names(r"google\.auth|docker")
+_JWT_ENCODE = Names(r"^(jwt|jose\.jwt|authlib\.jose\.jwt)\.encode$")
 
 
 @probe("identity.ambient", ("C1",), "Give the agent its own narrow credentials instead of the operator's.")
 def ambient(index: RepoIndex):
     """Clients built from ambient credentials: boto3 default chain, the user's kubeconfig, gh auth."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if _BOTO3_CLIENT.match(c.callee):
-                if not any(_EXPLICIT_CREDS.search(k) for k, _ in c.kwargs):
-                    yield finding("identity.ambient", f"{c.raw}(...) uses the default AWS "
-                                  "credential chain.", facts.path, c.line, source="aws")
-            elif _KUBE_CONFIG.search(c.callee):
-                yield finding("identity.ambient", f"{c.raw}(...) loads the user's kubeconfig.",
-                              facts.path, c.line, source="kube")
-            elif _DEFAULT_CREDS.search(c.callee) and _GOOGLE_DOCKER.search(c.callee):
-                yield finding("identity.ambient", f"{c.raw}(...) uses ambient credentials.",
-                              facts.path, c.line, source=c.callee.split(".")[0])
+    def ambient_client(n: str) -> bool:
+        return _BOTO3_CLIENT.match(n) or _KUBE_CONFIG.search(n) or \
+            _DEFAULT_CREDS.search(n) and _GOOGLE_DOCKER.search(n)
+
+    for facts, c in index.calls_where(ambient_client):
+        if _BOTO3_CLIENT.match(c.callee):
+            if not any(_EXPLICIT_CREDS.search(k) for k, _ in c.kwargs):
+                yield finding("identity.ambient", f"{c.raw}(...) uses the default AWS "
+                              "credential chain.", facts.path, c.line, source="aws")
+        elif _KUBE_CONFIG.search(c.callee):
+            yield finding("identity.ambient", f"{c.raw}(...) loads the user's kubeconfig.",
+                          facts.path, c.line, source="kube")
+        else:
+            yield finding("identity.ambient", f"{c.raw}(...) uses ambient credentials.",
+                          facts.path, c.line, source=c.callee.split(".")[0])
     for h in index.live_hits([r"""\[\s*["']gh["']\s*,"""], globs=("*.py",)):
         yield finding("identity.ambient", "The GitHub CLI runs with the user's own gh login.",
                       h.path, h.line, source="gh")
@@ -39,12 +42,9 @@ def ambient(index: RepoIndex):
 @probe("identity.token", ("C1",), "Mint a short-lived token listing the actions the agent may take.")
 def tokens(index: RepoIndex):
     """Signed tokens minted for the agent whose claims list allowed actions, tools or scopes."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if _JWT_ENCODE.match(c.callee) or \
-                    c.callee.endswith("jwt.encode"):
-                yield finding("identity.token", f"{c.raw}(...) mints a signed token in "
-                              f"{c.func or 'module scope'}.", facts.path, c.line)
+    for facts, c in index.calls_where(lambda n: _JWT_ENCODE.match(n) or n.endswith("jwt.encode")):
+        yield finding("identity.token", f"{c.raw}(...) mints a signed token in "
+                      f"{c.func or 'module scope'}.", facts.path, c.line)
 
 
 @probe("identity.check", ("C1",), "Check every tool call against the identity's allowed actions.")
@@ -58,11 +58,10 @@ def checks(index: RepoIndex):
 @probe("identity.assume_role", ("C1",), "Use a narrower role per integration.")
 def assume_role(index: RepoIndex):
     """Role assumption or credential narrowing on an integration path."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short in ("assume_role", "assume_role_with_web_identity", "generate_db_auth_token"):
-                yield finding("identity.assume_role", f"{c.raw}(...) narrows credentials to an "
-                              "assumed role.", facts.path, c.line)
+    narrowing = ("assume_role", "assume_role_with_web_identity", "generate_db_auth_token")
+    for facts, c in index.calls_where(lambda n: short_name(n) in narrowing):
+        yield finding("identity.assume_role", f"{c.raw}(...) narrows credentials to an "
+                      "assumed role.", facts.path, c.line)
 
 
 @probe("identity.tenant", ("C1", "C6"), "Bind the agent's authority to one tenant.")

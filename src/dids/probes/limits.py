@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex
-from .base import finding, probe, settings_named
+from ..index.repo import RepoIndex, short_name
+from .base import Names, finding, probe, settings_named
 
 _CAP_NAME = re.compile(r"^(?:[A-Z_]*_)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|"
                        r"rounds?|loops?|actions?)|step_limit|recursion_limit|iteration_limit|"
                        r"request_limit|tool_calls_limit)$", re.I)
-_COST_NAME = re.compile(r"(max_cost|cost_limit|budget_usd|max_spend|spend_limit|max_budget|"
-                        r"total_tokens_limit|token_budget|max_total_tokens)", re.I)
+_COST_NAME = Names(r"(max_cost|cost_limit|budget_usd|max_spend|spend_limit|max_budget|"
+                   r"total_tokens_limit|token_budget|max_total_tokens)", re.I)
 _PROMPT = re.compile(r"^(user_prompt|prompt|instructions|system_prompt|task_prompt)$")
 _SELF_RUN = re.compile(r"goal|budget|continue|extend|session|run_until|limit|autonom", re.I)
 _NUM = re.compile(r"^\d[\d_]*(\.\d+)?$")
@@ -64,13 +64,12 @@ def timeouts(index: RepoIndex):
     """timeout= on process spawns and waits, and *_TIMEOUT settings with numeric defaults."""
     from .exec_paths import SPAWN
 
-    for facts in index.source_py():
-        for c in facts.calls:
-            t = c.kw("timeout")
-            if t and t.strip() != "None" and (c.callee in SPAWN or c.short in (
-                    "wait_for", "communicate", "wait", "timeout")):
-                yield finding("limits.timeout", f"{c.raw}(...) is bounded by timeout={t[:40]}.",
-                              facts.path, c.line, scope="command" if c.callee in SPAWN else "wait")
+    for facts, c in index.calls_where(lambda n: n in SPAWN or short_name(n) in (
+            "wait_for", "communicate", "wait", "timeout")):
+        t = c.kw("timeout")
+        if t and t.strip() != "None":
+            yield finding("limits.timeout", f"{c.raw}(...) is bounded by timeout={t[:40]}.",
+                          facts.path, c.line, scope="command" if c.callee in SPAWN else "wait")
     from ..index.settings import defaults_for
 
     seen = set()
@@ -98,15 +97,14 @@ def cost(index: RepoIndex):
 @probe("limits.cancel", ("C10",), "Make cancel kill the whole process group of in-flight work.")
 def cancel(index: RepoIndex):
     """Kill switches: process-group kills and cancellation signals in live code."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.callee in ("os.killpg",) or (c.short == "killpg"):
-                yield finding("limits.cancel", "Cancel kills the process group.", facts.path,
-                              c.line, how="killpg")
-            elif c.callee.endswith((".cancel", ".terminate", ".kill")) and c.func and re.search(
-                    r"cancel|stop|abort|interrupt", c.func, re.I):
-                yield finding("limits.cancel", f"{c.raw}() stops in-flight work in {c.func}.",
-                              facts.path, c.line, how="cancel")
+    for facts, c in index.calls_where(lambda n: short_name(n) == "killpg" or
+                                      n.endswith((".cancel", ".terminate", ".kill"))):
+        if c.short == "killpg":
+            yield finding("limits.cancel", "Cancel kills the process group.", facts.path,
+                          c.line, how="killpg")
+        elif c.func and re.search(r"cancel|stop|abort|interrupt", c.func, re.I):
+            yield finding("limits.cancel", f"{c.raw}() stops in-flight work in {c.func}.",
+                          facts.path, c.line, how="cancel")
 
 
 @probe("limits.model_settable", ("C10",), "Do not let the model choose its own budget.")

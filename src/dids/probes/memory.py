@@ -7,7 +7,7 @@ import re
 from ..index.pyfacts import calls_by_func
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
-from .base import calls_to_defined, finding, line_findings, probe, settings_named
+from .base import Names, calls_to_defined, finding, line_findings, probe, settings_named
 
 _MEMORY_TOOL = re.compile(r"^(remember|save_memory|add_memory|store_memory|write_memory|"
                           r"memory_(write|add|save|remember|store|update|insert|append)|update_memory|"
@@ -29,8 +29,8 @@ def model_write(index: RepoIndex):
                               facts.path, d.line, tool=d.name)
 
 
-_EXTRACT = re.compile(r"extract_?(memor|fact|durable)|(memory|memories)_extract|"
-                      r"summari[sz]e_to_memory", re.I)
+_EXTRACT = Names(r"extract_?(memor|fact|durable)|(memory|memories)_extract|"
+                 r"summari[sz]e_to_memory", re.I)
 
 
 @probe("memory.extraction", ("C6",), "Do not distil memories from untrusted transcripts unreviewed.")
@@ -40,6 +40,9 @@ def extraction(index: RepoIndex):
         yield finding("memory.extraction", f"{c.raw}(...) extracts memories automatically.",
                               facts.path, c.line)
 
+_READ_VERB = Names(r"read|load|get|search|render|format|recall|retrieve|list", re.I)
+_MEMORY = re.compile(r"memor", re.I)
+
 
 @probe("memory.inject", ("C6",), "Present stored memories as data, not as instructions.")
 def inject(index: RepoIndex):
@@ -47,8 +50,8 @@ def inject(index: RepoIndex):
     for facts in index.source_py():
         for d in facts.defs:
             calls = calls_by_func(facts).get(d.qualname, [])
-            reads = [c for c in calls if re.search(r"memor", c.raw + " ".join(c.args), re.I)
-                     and re.search(r"read|load|get|search|render|format|recall|retrieve|list", c.short, re.I)]
+            reads = [c for c in calls if _READ_VERB.search(c.short)
+                     and _MEMORY.search(c.raw + " ".join(c.args))]
             if not reads:
                 continue
             named = re.search(r"prompt|system|context|instructions", d.name, re.I)

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex
-from .base import finding, line_findings, probe
+from ..index.repo import RepoIndex, short_name
+from .base import Names, finding, line_findings, probe
 
 
-_CHECK_FN = re.compile(r"(validate|check|ensure)_?(url|host|destination|egress)", re.I)
+_CHECK_FN = Names(r"(validate|check|ensure)_?(url|host|destination|egress)", re.I)
 
 
 @probe("scope.destination", ("C3",), "Check destinations of egress tools (allowlist, no private ranges).")
 def destination(index: RepoIndex):
     """Private-address or host-allowlist checks applied in live code."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.short in ("is_private", "is_loopback", "is_link_local", "is_reserved") or \
-                    _CHECK_FN.search(c.short):
-                yield finding("scope.destination", f"{c.raw}(...) checks a destination in "
-                              f"{c.func or 'module scope'}.", facts.path, c.line)
+    checks = ("is_private", "is_loopback", "is_link_local", "is_reserved")
+    for facts, c in index.calls_where(lambda n: short_name(n) in checks or
+                                      _CHECK_FN.search(short_name(n))):
+        yield finding("scope.destination", f"{c.raw}(...) checks a destination in "
+                      f"{c.func or 'module scope'}.", facts.path, c.line)
     yield from line_findings(index, "scope.destination",
                              [r"\.is_(private|loopback|link_local|reserved|multicast)\b"],
                              "A private-address check is applied here.", code_only=True)

@@ -4,46 +4,46 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex
+from ..index.repo import RepoIndex, short_name
 from ..index.settings import defaults_for
-from .base import calls_to_defined, finding, probe, settings_named
+from .base import Names, calls_to_defined, finding, probe, settings_named
 
-_MASK_FN = re.compile(r"^_*(mask|redact|scrub|sanitize_secret|sanitise_secret|obfuscate|"
-                      r"apply_masks?|mask_secrets?|redact_secrets?|strip_secrets?)\w*$", re.I)
+_MASK_FN = Names(r"^_*(mask|redact|scrub|sanitize_secret|sanitise_secret|obfuscate|"
+                 r"apply_masks?|mask_secrets?|redact_secrets?|strip_secrets?)\w*$", re.I)
 _SECRET_KEY = re.compile(r"(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ENCRYPTION_KEY|"
                          r"SERVICE_KEY|SIGNING|DB_URI|DATABASE_URL|_DSN|ACCESS_KEY|CREDENTIAL)", re.I)
 
 
 # compiled once: the probes below test them against every call in the repository
-_CIPHER = re.compile(r"(^|\.)(Fernet|MultiFernet|AESGCM|ChaCha20Poly1305)$")
-_KEYRING = re.compile(r"^keyring\.(set|get)_password$")
-_ENCRYPT_CALL = re.compile(r"kms.*\.(encrypt|decrypt)$|\.(encrypt|decrypt)\(?$")
-_CRYPT_WORD = re.compile(r"kms|fernet|crypt", re.I)
-_ANALYTICS_CALL = re.compile(r"^(posthog|analytics|segment|mixpanel)\.(capture|track)$")
-_POSTHOG = re.compile(r"posthog", re.I)
+_CIPHER = Names(r"(^|\.)(Fernet|MultiFernet|AESGCM|ChaCha20Poly1305)$")
+_KEYRING = Names(r"^keyring\.(set|get)_password$")
+_ENCRYPT_CALL = Names(r"kms.*\.(encrypt|decrypt)$|\.(encrypt|decrypt)\(?$")
+_CRYPT_WORD = Names(r"kms|fernet|crypt", re.I)
+_ANALYTICS_CALL = Names(r"^(posthog|analytics|segment|mixpanel)\.(capture|track)$")
+_POSTHOG = Names(r"posthog", re.I)
 
 
 @probe("secrets.encryption", ("C8",), "Encrypt stored secrets (Fernet/KMS) or use the OS keychain.")
 def encryption(index: RepoIndex):
     """Encryption-at-rest or keychain use in live code."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if _CIPHER.search(c.callee) or _KEYRING.match(c.callee) or \
-                    _ENCRYPT_CALL.search(c.callee) and _CRYPT_WORD.search(c.callee):
-                kind = "keychain" if c.callee.startswith("keyring") else "encryption"
-                yield finding("secrets.encryption", f"{c.raw}(...) protects secrets at rest "
-                              f"({kind}).", facts.path, c.line, how=kind)
+    def protects(n: str) -> bool:
+        return _CIPHER.search(n) or _KEYRING.match(n) or \
+            _ENCRYPT_CALL.search(n) and _CRYPT_WORD.search(n)
+
+    for facts, c in index.calls_where(protects):
+        kind = "keychain" if c.callee.startswith("keyring") else "encryption"
+        yield finding("secrets.encryption", f"{c.raw}(...) protects secrets at rest "
+                      f"({kind}).", facts.path, c.line, how=kind)
 
 
 @probe("secrets.file_mode", ("C8",), "Store credential files owner-only (0600) at least.")
 def file_mode(index: RepoIndex):
     """Credential files written owner-only (chmod/open with 0o600)."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.callee in ("os.chmod", "os.open", "os.fchmod") or c.short == "chmod":
-                if any("0o600" in a or "0o400" in a or "S_IRUSR" in a for a in c.args):
-                    yield finding("secrets.file_mode", f"{c.raw}(...) makes a file owner-only.",
-                                  facts.path, c.line)
+    for facts, c in index.calls_where(
+            lambda n: n in ("os.chmod", "os.open", "os.fchmod") or short_name(n) == "chmod"):
+        if any("0o600" in a or "0o400" in a or "S_IRUSR" in a for a in c.args):
+            yield finding("secrets.file_mode", f"{c.raw}(...) makes a file owner-only.",
+                          facts.path, c.line)
 
 
 @probe("secrets.masking", ("C8",), "Mask secret values before logs, telemetry and the model.")
@@ -58,20 +58,22 @@ def masking(index: RepoIndex):
 @probe("secrets.telemetry", ("C8",), "Keep telemetry off by default and content-free.")
 def telemetry(index: RepoIndex):
     """Telemetry/analytics initialisation and what it sends; on/off default from settings."""
-    for facts in index.source_py():
-        for c in facts.calls:
-            if c.callee == "sentry_sdk.init":
-                pii = (c.kw("send_default_pii") or "").strip()
-                yield finding("secrets.telemetry", "Sentry is initialised"
-                              + (f" with send_default_pii={pii}." if pii else " with SDK defaults."),
-                              facts.path, c.line, vendor="sentry", content=pii == "True")
-            elif _ANALYTICS_CALL.match(c.callee) \
-                    or (_POSTHOG.search(c.callee) and c.short in ("capture", "track")):
-                content = any(re.search(r"prompt|message|content|output|response|input", a, re.I)
-                              for a in c.args + tuple(v for _, v in c.kwargs))
-                yield finding("secrets.telemetry", f"{c.raw}(...) sends an analytics event"
-                              + (" carrying prompt or tool content." if content else "."),
-                              facts.path, c.line, vendor="analytics", content=content)
+    def analytics(n: str) -> bool:
+        return _ANALYTICS_CALL.match(n) or \
+            (_POSTHOG.search(n) and short_name(n) in ("capture", "track"))
+
+    for facts, c in index.calls_where(lambda n: n == "sentry_sdk.init" or analytics(n)):
+        if c.callee == "sentry_sdk.init":
+            pii = (c.kw("send_default_pii") or "").strip()
+            yield finding("secrets.telemetry", "Sentry is initialised"
+                          + (f" with send_default_pii={pii}." if pii else " with SDK defaults."),
+                          facts.path, c.line, vendor="sentry", content=pii == "True")
+        else:
+            content = any(re.search(r"prompt|message|content|output|response|input", a, re.I)
+                          for a in c.args + tuple(v for _, v in c.kwargs))
+            yield finding("secrets.telemetry", f"{c.raw}(...) sends an analytics event"
+                          + (" carrying prompt or tool content." if content else "."),
+                          facts.path, c.line, vendor="analytics", content=content)
     seen = set()
     for s in index.settings:
         k = s.key.upper()

@@ -6,8 +6,8 @@ import bisect
 import re
 
 from ..index.pyfacts import FuncDef, PyFacts
-from ..index.repo import RepoIndex
-from .base import finding, probe
+from ..index.repo import RepoIndex, short_name
+from .base import Names, finding, probe
 from .exec_paths import SPAWN, is_shell
 
 _TOOL_DECORATOR = re.compile(
@@ -147,7 +147,7 @@ def inventory(index: RepoIndex):
     yield from _registered_elsewhere(index, helpers)
 
 
-_REGISTER_CALL = re.compile(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
+_REGISTER_CALL = Names(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
 _FUNCTION_SCHEMA = re.compile(r"""["']type["']\s*:\s*["']function["']""")
 
 
@@ -160,24 +160,24 @@ def _registered_elsewhere(index: RepoIndex, helpers):
             if d.cls is None:
                 defs.setdefault(d.name, (facts, d))
     seen = set()
-    for facts in index.source_py():
-        for c in facts.calls:
-            target = None
-            if _REGISTER_CALL.search(c.callee) and c.args:
-                target = c.args[0]
-            elif c.short == "from_function":
-                target = c.kw("func") or (c.args[0] if c.args else None)
-            if not target or not target.isidentifier() or target not in defs or target in seen:
-                continue
-            seen.add(target)
-            tf, d = defs[target]
-            caps = _capabilities(tf, d, helpers)
-            typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
-            yield finding("tools.inventory", f"Tool {d.name} registered by {c.raw}(...) "
-                          f"({', '.join(caps)}).", facts.path, c.line, kind=_kind(), name=d.name,
-                          registration="call", capabilities=",".join(caps), typed=typed,
-                          params=",".join(f"{p.name}:{p.annotation or '?'}" for p in d.params),
-                          approval=None)
+    for facts, c in index.calls_where(lambda n: _REGISTER_CALL.search(n) or
+                                      short_name(n) == "from_function"):
+        target = None
+        if _REGISTER_CALL.search(c.callee) and c.args:
+            target = c.args[0]
+        elif c.short == "from_function":
+            target = c.kw("func") or (c.args[0] if c.args else None)
+        if not target or not target.isidentifier() or target not in defs or target in seen:
+            continue
+        seen.add(target)
+        tf, d = defs[target]
+        caps = _capabilities(tf, d, helpers)
+        typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
+        yield finding("tools.inventory", f"Tool {d.name} registered by {c.raw}(...) "
+                      f"({', '.join(caps)}).", facts.path, c.line, kind=_kind(), name=d.name,
+                      registration="call", capabilities=",".join(caps), typed=typed,
+                      params=",".join(f"{p.name}:{p.annotation or '?'}" for p in d.params),
+                      approval=None)
     for h in index.live_hits([_FUNCTION_SCHEMA.pattern], globs=("*.py",)):
         yield finding("tools.inventory", "A function-calling tool schema is declared here.",
                       h.path, h.line, kind=_kind(), name=f"schema@{h.path}:{h.line}",
