@@ -43,6 +43,7 @@ class RepoIndex:
     _defs: Counter | None = None
     _imported: set[str] | None = None
     _by_callee: dict[str, list[tuple[int, PyFacts, Call]]] | None = None
+    _by_short: dict[str, list[tuple[int, PyFacts, Call]]] | None = None
     _scripts: str = ""
 
     def text(self, path: str) -> str:
@@ -177,16 +178,37 @@ class RepoIndex:
         """(facts, call) for every parsed call whose callee (dotted, imports resolved) passes
         TEST, in source order (path, then position). TEST runs once per distinct callee, not
         once per call: a repository has tens of thousands of calls to a few thousand names."""
-        by = self._by_callee
-        if by is None:
-            by = {}
+        return self._select(self._call_groups()[0], test)
+
+    def calls_named(self, test: Callable[[str], object] | set[str] | tuple[str, ...]
+                    ) -> list[tuple[PyFacts, Call]]:
+        """Like calls_where, on the callee's last dotted part (Call.short); TEST may also be
+        the collection of wanted names."""
+        by = self._call_groups()[1]
+        if isinstance(test, (set, frozenset, tuple, list)):
+            found = [t for name in set(test) for t in by.get(name, ())]
+            found.sort(key=_first)
+            return [(facts, c) for _, facts, c in found]
+        return self._select(by, test)
+
+    def _call_groups(self):
+        """Every call grouped by callee and by short name, with its source-order number."""
+        if self._by_callee is None:
+            by: dict[str, list[tuple[int, PyFacts, Call]]] = {}
             seq = 0
             for facts in self.source_py():
                 for c in facts.calls:
                     by.setdefault(c.callee, []).append((seq, facts, c))
                     seq += 1
-            self._by_callee = by
-        found = [t for callee, group in by.items() if test(callee) for t in group]
+            shorts: dict[str, list[tuple[int, PyFacts, Call]]] = {}
+            for callee, group in by.items():
+                shorts.setdefault(short_name(callee), []).extend(group)
+            self._by_callee, self._by_short = by, shorts
+        return self._by_callee, self._by_short
+
+    @staticmethod
+    def _select(by: dict, test) -> list[tuple[PyFacts, Call]]:
+        found = [t for name, group in by.items() if test(name) for t in group]
         found.sort(key=_first)
         return [(facts, c) for _, facts, c in found]
 
@@ -254,12 +276,17 @@ def _strip_strings(line: str) -> str:
     return _STRING.sub('""', line).split("#", 1)[0]
 
 
-def _parse_one(item: tuple[str, bytes]) -> PyFacts:
-    return extract(*item)
-
-
 def _parse_many(items: list[tuple[str, bytes]]) -> list[PyFacts]:
-    return [extract(*item) for item in items]
+    # Extraction allocates millions of small objects and makes no reference cycles: with the
+    # cyclic collector paused it runs about a fifth faster (no rescans of what is already built,
+    # nor of the heap a forked worker inherits).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return [extract(*item) for item in items]
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _start_parsing(to_parse: list[tuple[str, bytes]]):
@@ -413,7 +440,7 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         if pool is None:
             for item in to_parse:
                 budget.check()
-                py[item[0]] = _parse_one(item)
+                py[item[0]] = _parse_many([item])[0]
         else:
             py = _collect(jobs, to_parse)
     except BaseException:

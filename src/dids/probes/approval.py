@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex, short_name
+from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
 from .base import Names, calls_to_defined, finding, line_findings, probe, settings_named
 
@@ -47,7 +47,7 @@ def flags(index: RepoIndex):
                 value = a.value
                 m = re.search(r"default\s*=\s*([^,)]+)", value)
                 yield _flag(facts.path, a.line, name, m.group(1) if m else value, f"{a.scope} field")
-    for facts, c in index.calls_where(lambda n: short_name(n) == "get"):
+    for facts, c in index.calls_named({"get"}):
         if len(c.args) == 2 and _FLAG_LITERAL.match(c.args[0]):
             yield _flag(facts.path, c.line, c.args[0].strip("'\""), c.args[1],
                         "lookup with a fallback")

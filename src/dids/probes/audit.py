@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex, short_name
+from ..index.repo import RepoIndex
 from .base import Names, finding, line_findings, probe
 
 _RECORD_FN = Names(r"(record|append|log|write|persist|emit)_?(tool|action|intent|audit|event|call)", re.I)
@@ -24,8 +24,7 @@ def records(index: RepoIndex):
             if _RECORD_FN.search(d.name) and any(_NAME_PARAM.search(p.name) for p in d.params) \
                     and any(_ARGS_PARAM.search(p.name) for p in d.params):
                 defs[d.name] = (facts.path, d.line)
-    for facts, c in index.calls_where(lambda n: short_name(n) in defs or
-                                      _DURABLE.search(short_name(n))):
+    for facts, c in index.calls_named(lambda n: n in defs or _DURABLE.search(n)):
         if c.short in defs and (c.func or "").split(".")[-1] != c.short:
             yield finding("audit.record", f"{c.raw}(...) records a tool call with its "
                           "arguments.", facts.path, c.line, fn=c.short)

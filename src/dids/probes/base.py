@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ..index.repo import RepoIndex, short_name
+from ..index.repo import RepoIndex
 from ..models import Finding, Kind, Location
 
 
@@ -120,7 +120,7 @@ def calls_to_defined(index: RepoIndex, name: Names | re.Pattern[str]):
     """(facts, call) for every call of a function the repository itself defines under a
     matching name: a helper counts as a mechanism only where something calls it."""
     defined = {d.name for f in index.source_py() for d in f.defs if name.search(d.name)}
-    yield from index.calls_where(lambda n: short_name(n) in defined)
+    yield from index.calls_named(defined)
 
 
 def run_probes(index: RepoIndex) -> Findings:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex, short_name
+from ..index.repo import RepoIndex
 from .base import finding, line_findings, probe
 from .exec_paths import _FULL_ENV
 
@@ -13,7 +13,7 @@ from .exec_paths import _FULL_ENV
 def mcp_stdio(index: RepoIndex):
     """Local MCP servers started as processes, and the environment they get."""
     launchers = ("StdioServerParameters", "stdio_client", "StdioServerParams", "MCPServerStdio")
-    for facts, c in index.calls_where(lambda n: short_name(n) in launchers):
+    for facts, c in index.calls_named(launchers):
         if c.short == "stdio_client" and c.kw("command") is None:
             continue  # takes parameters built elsewhere (counted where they are built)
         env = c.kw("env")
@@ -46,7 +46,7 @@ def pin(index: RepoIndex):
 @probe("ext.signature", ("C7",), "Verify signatures of downloaded extension code.")
 def signature(index: RepoIndex):
     """Signature verification of downloaded code (ECDSA/Ed25519/GPG/sigstore)."""
-    for facts, c in index.calls_where(lambda n: short_name(n) == "verify"):
+    for facts, c in index.calls_named({"verify"}):
         if re.search(r"ecdsa|ed25519|public_key|pubkey|key|sig|gpg|sigstore",
                      c.raw + " ".join(c.args), re.I):
             yield finding("ext.signature", f"{c.raw}(...) verifies a signature.", facts.path,

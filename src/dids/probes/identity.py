@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex, short_name
+from ..index.repo import RepoIndex
 from .base import Names, finding, line_findings, probe
 
 _EXPLICIT_CREDS = Names(r"aws_access_key_id|aws_session_token|profile_name|role_arn|credentials")
@@ -59,7 +59,7 @@ def checks(index: RepoIndex):
 def assume_role(index: RepoIndex):
     """Role assumption or credential narrowing on an integration path."""
     narrowing = ("assume_role", "assume_role_with_web_identity", "generate_db_auth_token")
-    for facts, c in index.calls_where(lambda n: short_name(n) in narrowing):
+    for facts, c in index.calls_named(narrowing):
         yield finding("identity.assume_role", f"{c.raw}(...) narrows credentials to an "
                       "assumed role.", facts.path, c.line)
 

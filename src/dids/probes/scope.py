@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex, short_name
+from ..index.repo import RepoIndex
 from .base import Names, finding, line_findings, probe
 
 
@@ -15,8 +15,7 @@ _CHECK_FN = Names(r"(validate|check|ensure)_?(url|host|destination|egress)", re.
 def destination(index: RepoIndex):
     """Private-address or host-allowlist checks applied in live code."""
     checks = ("is_private", "is_loopback", "is_link_local", "is_reserved")
-    for facts, c in index.calls_where(lambda n: short_name(n) in checks or
-                                      _CHECK_FN.search(short_name(n))):
+    for facts, c in index.calls_named(lambda n: n in checks or _CHECK_FN.search(n)):
         yield finding("scope.destination", f"{c.raw}(...) checks a destination in "
                       f"{c.func or 'module scope'}.", facts.path, c.line)
     yield from line_findings(index, "scope.destination",
