@@ -72,3 +72,24 @@ def test_load_round_trip_and_rejects_incomplete(packed, tmp_path):
     (c.root / "manifest.json").write_text("{")
     assert load(c.root) is None
     assert load(tmp_path / "nowhere") is None
+
+
+def test_tests_docs_and_examples_are_listed_never_read(repo):
+    """Only source and configuration blobs are read and packed; the rest are listed by path."""
+    from dids.acquire import acquire
+    from dids.engine import score_snapshot
+    from dids.index.repo import export_dir
+
+    repo.commit({"agent/run.py": "import subprocess\nsubprocess.run(['ls'])\n",
+                 "tests/test_run.py": "MARKER_IN_TESTS = 1\n",
+                 "docs/guide.md": "MARKER_IN_DOCS\n",
+                 "examples/demo.py": "MARKER_IN_EXAMPLES = 1\n"})
+    (repo.path / "docs" / "img.png").write_bytes(b"\x89PNG\0\0binary")
+    repo.commit({}, "image")
+    snapshot = acquire(str(repo.path))
+    report = score_snapshot(snapshot)
+    blob = b"".join(p.read_bytes() for p in export_dir(snapshot).glob("*.txt"))
+    assert b"subprocess.run(['ls'])" in blob
+    assert b"MARKER_IN" not in blob
+    assert report.stats["files"] == 5
+    assert not any("img.png" in line for line in report.limitations)

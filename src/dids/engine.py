@@ -182,7 +182,8 @@ def _limitations(index: RepoIndex, results) -> list[str]:
         out.append("Not assessed (no detector yet, scored 0.00, confidence Low): "
                    + ", ".join(missing) + ".")
     out.append(f"Indexed {index.stats['files']} files; parsed {index.stats['python_parsed']} "
-               "Python source files (tests, docs and examples are indexed but never credited).")
+               "Python source files (tests, docs and examples are listed by path but never read "
+               "or credited).")
     if index.skipped:  # every reason is named, with its count and the first paths
         by_reason: dict[str, list[str]] = {}
         for p, why in index.skipped:

@@ -415,6 +415,9 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
                 for d, n in vendored.items()]
     link_entries = [(e.path, e.sha) for e in entries if e.is_symlink]
     # Python sources first: the pool parses them while this process reads and packs the rest
+    # Tests, docs and examples are listed by path only: nothing in them is ever credited, so
+    # their blobs (often most of a repository's bytes: images, fixtures) are never read.
+    wanted = [e for e in wanted if files[e.path].role in ("source", "config")]
     first = [e for e in wanted if files[e.path].lang == "python" and files[e.path].role == "source"]
     blobs = snapshot.read_blobs([e.sha for e in first])
     to_parse = [(e.path, blobs.get(e.sha, b"")) for e in first
