@@ -397,7 +397,9 @@ def extract(path: str, src: bytes) -> PyFacts:
             i = parents[i]
         return func, None
 
-    for call in caps.get("call", ()):
+    # captures() does not promise document order (it varies run to run): sort, so the facts
+    # of a file are the same every time
+    for call in sorted(caps.get("call", ()), key=_start_byte):
         fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
         if fn is None or args is None:
             continue
@@ -421,7 +423,7 @@ def extract(path: str, src: bytes) -> PyFacts:
             )
         )
 
-    for node in caps.get("assign", ()):
+    for node in sorted(caps.get("assign", ()), key=_start_byte):
         lhs, rhs = node.child_by_field_name("left"), node.child_by_field_name("right")
         if lhs is None:
             continue

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from collections import Counter
 import os
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 from pathlib import Path
@@ -19,10 +17,10 @@ from .configs import Setting, compose_settings, env_file_settings, helm_settings
 from .inventory import (FileRecord, Limits, language, role, skip_reason, unreadable_reason,
                         vendored_dir)
 from .corpus import Corpus, build as build_corpus, load as load_corpus
-from .pyfacts import Call, PyFacts, extract
+from .parsing import Parsing
+from .pyfacts import Call, PyFacts
 from .search import Hit
 
-_PARALLEL_MIN_BYTES = 1 << 20  # below this much Python source, a pool costs more than it saves
 
 
 @dataclass
@@ -276,74 +274,6 @@ def _strip_strings(line: str) -> str:
     return _STRING.sub('""', line).split("#", 1)[0]
 
 
-def _parse_many(items: list[tuple[str, bytes]]) -> list[PyFacts]:
-    # Extraction allocates millions of small objects and makes no reference cycles: with the
-    # cyclic collector paused it runs about a fifth faster (no rescans of what is already built,
-    # nor of the heap a forked worker inherits).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return [extract(*item) for item in items]
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _start_parsing(to_parse: list[tuple[str, bytes]]):
-    """A process pool already parsing TO_PARSE (largest files first, in chunks of similar
-    size so both workers finish together), or (None, []) when one process is quicker."""
-    workers = os.cpu_count() or 1
-    total = sum(len(d) for _, d in to_parse)
-    if workers < 2 or len(to_parse) < 2 * workers or total < _PARALLEL_MIN_BYTES:
-        return None, []
-    target = max(64 << 10, total // (workers * 16))
-    chunks: list[list[tuple[str, bytes]]] = []
-    chunk: list[tuple[str, bytes]] = []
-    size = 0
-    for item in sorted(to_parse, key=lambda x: -len(x[1])):
-        chunk.append(item)
-        size += len(item[1])
-        if size >= target:
-            chunks.append(chunk)
-            chunk, size = [], 0
-    if chunk:
-        chunks.append(chunk)
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        return pool, [pool.submit(_parse_many, c) for c in chunks]
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-
-
-def _abandon(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now (timeout or error): drop queued chunks and end the workers, so the run
-    does not wait for them on exit."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in procs:
-        try:
-            proc.terminate()
-        except OSError:
-            pass
-
-
-def _collect(jobs, to_parse: list[tuple[str, bytes]]) -> dict[str, PyFacts]:
-    """Facts from the pool in TO_PARSE order. The cyclic GC is paused while a million small
-    objects are unpickled (facts hold no cycles); it would otherwise rescan them repeatedly."""
-    got: dict[str, PyFacts] = {}
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for job in jobs:
-            for facts in job.result():
-                got[facts.path] = facts
-    finally:
-        if enabled:
-            gc.enable()
-    return {path: got[path] for path, _ in to_parse}
-
-
 def _readable(path: str, data: bytes, limits: Limits, files: dict[str, FileRecord],
               skipped: list[tuple[str, str]]) -> bool:
     """Whether a blob is text dids reads; if not, drop it from FILES and say why in SKIPPED."""
@@ -414,17 +344,16 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     skipped += [(f"{d} ({n} files)", "vendored or generated directory")
                 for d, n in vendored.items()]
     link_entries = [(e.path, e.sha) for e in entries if e.is_symlink]
-    # Python sources first: the pool parses them while this process reads and packs the rest
     # Tests, docs and examples are listed by path only: nothing in them is ever credited, so
     # their blobs (often most of a repository's bytes: images, fixtures) are never read.
     wanted = [e for e in wanted if files[e.path].role in ("source", "config")]
+    # Python sources first: workers parse them while this process reads and packs the rest
     first = [e for e in wanted if files[e.path].lang == "python" and files[e.path].role == "source"]
     blobs = snapshot.read_blobs([e.sha for e in first])
     to_parse = [(e.path, blobs.get(e.sha, b"")) for e in first
                 if _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)]
-    pool, jobs = _start_parsing(to_parse)
-    py: dict[str, PyFacts] = {}
-    try:
+    parsing = Parsing(to_parse)
+    with parsing:
         first_paths = {e.path for e in first}
         rest = [e for e in wanted if e.path not in first_paths]
         # a link's blob is its target text; the target itself is never opened
@@ -440,20 +369,7 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
                                          for e in wanted if e.path in files])
         file_settings = _file_settings(files, blobs, wanted)
         t1 = time.perf_counter()
-        if pool is None:
-            for item in to_parse:
-                budget.check()
-                py[item[0]] = _parse_many([item])[0]
-        else:
-            py = _collect(jobs, to_parse)
-    except BaseException:
-        if pool is not None:
-            _abandon(pool)
-            pool = None
-        raise
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        py = parsing.facts()
     t2 = time.perf_counter()
     for path, facts in list(py.items()):
         if facts.skipped:  # e.g. a parse over its time limit: no facts, not credited

@@ -1,0 +1,55 @@
+"""Parsing across worker processes and this one gives the facts a plain loop gives, in order."""
+
+from __future__ import annotations
+
+import pytest
+
+from dids.index import parsing
+from dids.index.parsing import Parsing, chunked
+from dids.index.pyfacts import extract
+
+
+def _items(n: int) -> list[tuple[str, bytes]]:
+    return [(f"pkg/m{i}.py", (f"import os\n\ndef f{i}(x):\n    return os.getenv('K{i}')\n" * (1 + i % 7))
+             .encode()) for i in range(n)]
+
+
+def test_chunks_cover_every_item_once_largest_first():
+    items = _items(50)
+    chunks = chunked(items, 2)
+    flat = [path for c in chunks for path, _ in c]
+    assert sorted(flat) == sorted(p for p, _ in items)
+    sizes = [len(d) for c in chunks for _, d in c]
+    assert sizes == sorted(sizes, reverse=True)
+
+
+@pytest.mark.parametrize("cpus", [1, 2, 3])
+def test_parallel_facts_equal_sequential(monkeypatch, cpus):
+    monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    items = _items(40)
+    with Parsing(items, cpus=cpus) as p:
+        assert p.workers == cpus - 1
+        got = p.facts()
+    assert list(got) == [path for path, _ in items]
+    for path, data in items:
+        want = extract(path, data)
+        assert got[path].calls == want.calls and got[path].defs == want.defs
+
+
+def test_error_stops_the_workers(monkeypatch):
+    monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    p = Parsing(_items(40), cpus=2)
+    with pytest.raises(KeyboardInterrupt):
+        with p:
+            raise KeyboardInterrupt
+    assert p.pool is None
+
+
+def test_facts_in_document_order_every_time():
+    """tree-sitter's captures() does not keep document order; the facts must."""
+    src = ("import os\n\ndef f(x):\n    return os.getenv('K')\nX = os.path.join('a', 'b')\n" * 6).encode()
+    runs = [extract("a.py", src) for _ in range(8)]
+    for f in runs:
+        assert [c.line for c in f.calls] == sorted(c.line for c in f.calls)
+        assert [a.line for a in f.assigns] == sorted(a.line for a in f.assigns)
+        assert f.calls == runs[0].calls
