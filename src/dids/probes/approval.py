@@ -20,8 +20,8 @@ _PROMPT_CALL = Names(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|typer\.co
 _PROMPT_CONTEXT = re.compile(r"approv|allow|permi|run this|run the|execut|command|tool|action|code", re.I)
 _PROMPT_CHORE = re.compile(r"install|overwrite|remote|wizard|setup|login|config|delete the|reset|"
                            r"upgrade|update available|telemetry|continue\?", re.I)
-_MODE_KEY = re.compile(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
-                       r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
+_MODE_KEY = Names(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
+                  r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
 _ALLOW_ALL = re.compile(r"^(high|full|full_auto|auto|yolo|allow\w*|bypass\w*|never|trust\w*|true|1|on|"
                         r"dangerous\w*|skip\w*)$", re.I)
 

@@ -52,12 +52,15 @@ def fsync(index: RepoIndex):
                       func=c.func or "")
 
 
+_AUDIT_NAME = Names(r"audit|record|wal|journal|trail", re.I)
+
+
 @probe("audit.swallow", ("C9",), "Surface audit-write failures instead of swallowing them.")
 def swallow(index: RepoIndex):
     """Audit/record functions whose failures are logged at debug level or passed over."""
     for facts in index.source_py():
         for d in facts.defs:
-            if not re.search(r"audit|record|wal|journal|trail", d.name + (d.cls or ""), re.I):
+            if not (_AUDIT_NAME.search(d.name) or d.cls and _AUDIT_NAME.search(d.cls)):
                 continue
             lines = [index.line(facts.path, i) if facts.is_code_line(i) else ""
                      for i in range(d.line, min(d.end_line, d.line + 200) + 1)]

@@ -7,13 +7,13 @@ import re
 from ..index.repo import RepoIndex, short_name
 from .base import Names, finding, probe, settings_named
 
-_CAP_NAME = re.compile(r"^(?:[A-Z_]*_)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|"
-                       r"rounds?|loops?|actions?)|step_limit|recursion_limit|iteration_limit|"
-                       r"request_limit|tool_calls_limit)$", re.I)
+_CAP_NAME = Names(r"^(?:[A-Z_]*_)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|"
+                  r"rounds?|loops?|actions?)|step_limit|recursion_limit|iteration_limit|"
+                  r"request_limit|tool_calls_limit)$", re.I)
 _COST_NAME = Names(r"(max_cost|cost_limit|budget_usd|max_spend|spend_limit|max_budget|"
                    r"total_tokens_limit|token_budget|max_total_tokens)", re.I)
 _PROMPT = re.compile(r"^(user_prompt|prompt|instructions|system_prompt|task_prompt)$")
-_SELF_RUN = re.compile(r"goal|budget|continue|extend|session|run_until|limit|autonom", re.I)
+_SELF_RUN = Names(r"goal|budget|continue|extend|session|run_until|limit|autonom", re.I)
 _NUM = re.compile(r"^\d[\d_]*(\.\d+)?$")
 
 

@@ -9,9 +9,9 @@ from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
 from .base import Names, calls_to_defined, finding, line_findings, probe, settings_named
 
-_MEMORY_TOOL = re.compile(r"^(remember|save_memory|add_memory|store_memory|write_memory|"
-                          r"memory_(write|add|save|remember|store|update|insert|append)|update_memory|"
-                          r"core_memory_\w+|archival_memory_insert)$", re.I)
+_MEMORY_TOOL = Names(r"^(remember|save_memory|add_memory|store_memory|write_memory|"
+                     r"memory_(write|add|save|remember|store|update|insert|append)|update_memory|"
+                     r"core_memory_\w+|archival_memory_insert)$", re.I)
 _REPO_CONFIG = [r"""["'](\.mcp\.json|mcp\.json|\.claude/settings(\.local)?\.json|\.cursor/mcp\.json|"""
                 r"""\.vscode/mcp\.json|hooks\.json|AGENTS\.md|CLAUDE\.md|\.cursorrules|\.?\w+rc\.(ya?ml|json|toml))["']""",
                 r"""setting_sources\s*=\s*\[[^\]]*["'](project|local)["']"""]

@@ -23,8 +23,8 @@ def destination(index: RepoIndex):
                              "A private-address check is applied here.", code_only=True)
 
 
-_CONFIG_CLASS = re.compile(r"Agent|Preset|Config|Settings|Spec|Profile|Args|Options|Definition", re.I)
-_RESULT_CLASS = re.compile(r"Result|Response|Output|Event|Message|Record|Log|History|Trace", re.I)
+_CONFIG_CLASS = Names(r"Agent|Preset|Config|Settings|Spec|Profile|Args|Options|Definition", re.I)
+_RESULT_CLASS = Names(r"Result|Response|Output|Event|Message|Record|Log|History|Trace", re.I)
 
 
 @probe("scope.allowlist", ("C3",), "Give each agent an explicit, empty-by-default tool list.")

@@ -10,8 +10,8 @@ from .base import Names, calls_to_defined, finding, probe, settings_named
 
 _MASK_FN = Names(r"^_*(mask|redact|scrub|sanitize_secret|sanitise_secret|obfuscate|"
                  r"apply_masks?|mask_secrets?|redact_secrets?|strip_secrets?)\w*$", re.I)
-_SECRET_KEY = re.compile(r"(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ENCRYPTION_KEY|"
-                         r"SERVICE_KEY|SIGNING|DB_URI|DATABASE_URL|_DSN|ACCESS_KEY|CREDENTIAL)", re.I)
+_SECRET_KEY = Names(r"(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ENCRYPTION_KEY|"
+                    r"SERVICE_KEY|SIGNING|DB_URI|DATABASE_URL|_DSN|ACCESS_KEY|CREDENTIAL)", re.I)
 
 
 # compiled once: the probes below test them against every call in the repository

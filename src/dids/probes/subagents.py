@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from ..index.repo import RepoIndex
-from .base import finding, probe
+from .base import Names, finding, probe
 
-_DELEGATE = re.compile(r"agent|delegate|handoff|subtask|sub_task|worker", re.I)
+_DELEGATE = Names(r"agent|delegate|handoff|subtask|sub_task|worker", re.I)
 _PROMPT = re.compile(r"^(prompt|user_prompt|task|instructions|query|goal)$")
 _FIELD = re.compile(r"^(managed_agents|sub_agents|subagents|handoffs|delegates)$")
 

@@ -16,21 +16,19 @@ _TOOL_DECORATOR = re.compile(
 _TOOL_BASE = re.compile(r"(?:^|\.)(BaseTool|Tool|StructuredTool|FunctionTool|AsyncTool)$")
 _NET = re.compile(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|socket|http\.client)\.|"
                   r"\.(get|post|put|patch|delete|request|send)$")
-_NET_CLIENT = re.compile(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|http\.client)\.")
-_COMM = re.compile(r"slack|smtp|sendmail|send_message|chat_postMessage|telegram|discord|twilio|"
-                   r"teams|webhook|post_comment|create_issue|create_comment", re.I)
-_FS_WRITE = re.compile(r"\.(write_text|write_bytes|unlink|rmdir|rename|mkdir)$|^os\.(remove|unlink|"
-                       r"rename|makedirs)$|^shutil\.(rmtree|move|copy\w*)$")
-_CRED = re.compile(r"^os\.(environ|getenv)|boto3\.|kubernetes\.config|load_kube_config|keyring\.")
+_NET_CLIENT = Names(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|http\.client)\.")
+_COMM = Names(r"slack|smtp|sendmail|send_message|chat_postMessage|telegram|discord|twilio|"
+              r"teams|webhook|post_comment|create_issue|create_comment", re.I)
+_FS_WRITE = Names(r"\.(write_text|write_bytes|unlink|rmdir|rename|mkdir)$|^os\.(remove|unlink|"
+                  r"rename|makedirs)$|^shutil\.(rmtree|move|copy\w*)$")
+_CRED = Names(r"^os\.(environ|getenv)|boto3\.|kubernetes\.config|load_kube_config|keyring\.")
 _APPROVAL_KW = re.compile(r"(requires?_approval|needs_approval|require_confirmation|confirm)\s*=\s*(True|False)")
 
 
-def _direct(facts: PyFacts, d: FuncDef) -> set[str]:
-    return set(_capabilities(facts, d, None)) - {"read_only"}
-
-
 def helper_capabilities(index: RepoIndex) -> dict[str, set[str]]:
-    """Direct capabilities of every uniquely named function, so a tool's one-hop helpers count."""
+    """Direct capabilities of every uniquely named function (its own calls and those of the
+    functions nested in it), so a tool's one-hop helpers count. One pass over each file's calls:
+    each call's capabilities go to its function and every enclosing one."""
     key = "_helper_caps"
     cached = index._search_cache.get((key,))
     if cached is not None:
@@ -38,10 +36,17 @@ def helper_capabilities(index: RepoIndex) -> dict[str, set[str]]:
     counts: dict[str, int] = {}
     caps: dict[str, set[str]] = {}
     for facts in index.source_py():
+        within: dict[str, set[str]] = {}
+        for c in facts.calls:
+            found = _call_caps(c) if c.func else None
+            if found:
+                parts = c.func.split(".")
+                for i in range(len(parts), 0, -1):
+                    within.setdefault(".".join(parts[:i]), set()).update(found)
         for d in facts.defs:
             counts[d.name] = counts.get(d.name, 0) + 1
-            caps[d.name] = _direct(facts, d)
-    out = {n: c for n, c in caps.items() if counts[n] == 1 and len(n) > 4 and c}
+            caps[d.name] = within.get(d.qualname, set())
+    out = {n: set(c) for n, c in caps.items() if counts[n] == 1 and len(n) > 4 and c}
     index._search_cache[(key,)] = out  # type: ignore[assignment]
     return out
 
@@ -94,14 +99,20 @@ def _capabilities(facts: PyFacts, d: FuncDef, helpers: dict[str, set[str]] | Non
         if helpers and c.short in helpers and c.short != d.name:
             caps.update(helpers[c.short])
     for c in calls:
-        caps.update(_callee_caps(c.callee))
-        if "exec" in caps and c.callee in SPAWN and is_shell(c):
-            caps.add("shell")  # a command string through a shell: raw passthrough
-        if c.short == "open" and any(
-                _OPEN_WRITE.match(a) for a in c.args[1:2] + tuple(
-                    v for k, v in c.kwargs if k == "mode")):
-            caps.add("fs_write")
+        caps.update(_call_caps(c))
     return sorted(caps) or ["read_only"]
+
+
+def _call_caps(c) -> frozenset[str] | set[str]:
+    """What one call can do: its callee's capabilities, a shell for a command string, a write
+    for open() in a writing mode."""
+    caps = _callee_caps(c.callee)
+    if c.callee in SPAWN and is_shell(c):
+        caps = caps | {"shell"}  # a command string through a shell: raw passthrough
+    if c.short == "open" and any(
+            _OPEN_WRITE.match(a) for a in c.args[1:2] + tuple(v for k, v in c.kwargs if k == "mode")):
+        caps = caps | {"fs_write"}
+    return caps
 
 
 def _decorated_tools(facts: PyFacts):
