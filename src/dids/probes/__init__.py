@@ -5,6 +5,7 @@ credit live code: source files (not tests, docs or examples), code lines (not co
 docstrings), and, where it matters, functions something references.
 """
 
-from .base import PROBES, Findings, probe, run_probes
+from .base import PROBES, Findings, probe
+from .runner import run_probes
 
 __all__ = ["PROBES", "Findings", "probe", "run_probes"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -127,18 +126,3 @@ def calls_to_defined(index: RepoIndex, name: Names | re.Pattern[str]):
     matching name: a helper counts as a mechanism only where something calls it."""
     defined = {d.name for f in index.source_py() for d in f.defs if name.search(d.name)}
     yield from index.calls_named(defined)
-
-
-def run_probes(index: RepoIndex) -> Findings:
-    # import the families so they register
-    from . import (approval, audit, exec_paths, extensions, identity, limits, memory,  # noqa: F401
-                   scope, secrets, subagents, tools, untrusted)
-
-    by_probe: dict[str, list[Finding]] = defaultdict(list)
-    for pid in sorted(PROBES):
-        found = [f for f in PROBES[pid].func(index)
-                 if f.location is None or not index.is_dead(f.location.path, f.location.start_line)]
-        found.sort(key=lambda f: (f.location.path if f.location else "",
-                                  f.location.start_line if f.location else 0, f.claim))
-        by_probe[pid] = found
-    return Findings(dict(by_probe))

@@ -1,0 +1,96 @@
+"""Run every registered probe over one index, on two cores when the repository is large.
+
+Probes are pure functions of the index, so half of them can run in a forked copy of this
+process (which shares the index without copying or pickling it) while this process runs the
+other half; the child sends back its findings through a pipe. Fork is used only on Linux, with
+at least two cores and enough code to be worth it; when the child fails in any way its probes
+simply run here, so the findings never depend on how they were computed.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+from typing import Callable
+
+from ..acquire import budget
+from ..index.repo import RepoIndex
+from ..models import Finding
+
+FORK_MIN_CALLS = 20_000  # below this many calls the probes take well under a second
+
+
+def run_probes(index: RepoIndex, *, fork: bool | None = None) -> "Findings":
+    """Findings of every probe, dead code filtered out, each probe's sorted by location.
+    FORK: split across two processes (None: decide from the machine and the repository)."""
+    from . import (approval, audit, exec_paths, extensions, identity, limits, memory,  # noqa: F401
+                   scope, secrets, subagents, tools, untrusted)  # the families register
+    from .base import PROBES, Findings
+
+    def run(pids: list[str]) -> dict[str, list[Finding]]:
+        out = {}
+        for pid in pids:
+            found = [f for f in PROBES[pid].func(index) if f.location is None
+                     or not index.is_dead(f.location.path, f.location.start_line)]
+            found.sort(key=lambda f: (f.location.path if f.location else "",
+                                      f.location.start_line if f.location else 0, f.claim))
+            out[pid] = found
+        return out
+
+    ids = sorted(PROBES)
+    if fork is None:
+        fork = _fork_worthwhile(index)
+    by_probe = _split(ids, run) if fork else run(ids)
+    return Findings({pid: by_probe[pid] for pid in ids})
+
+
+def _fork_worthwhile(index: RepoIndex) -> bool:
+    if not sys.platform.startswith("linux") or (os.cpu_count() or 1) < 2:
+        return False
+    return sum(len(f.calls) for f in index.py.values()) >= FORK_MIN_CALLS
+
+
+def _split(ids: list[str], run: Callable[[list[str]], dict]) -> dict:
+    """RUN(ids) with every other id run by a forked child; its part is run here if it fails."""
+    theirs, mine = ids[1::2], ids[0::2]
+    try:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return run(ids)
+    if pid == 0:  # the child: compute, send, and leave without running any exit handlers
+        code = 0
+        try:
+            os.close(read_fd)
+            os.setpgid(0, 0)
+            data = pickle.dumps(run(theirs), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(data)
+        except BaseException:  # noqa: BLE001 - the parent runs these probes itself
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    budget.register_child(pid)
+    done = False
+    try:
+        with os.fdopen(read_fd, "rb") as inp:
+            result = run(mine)
+            data = inp.read()
+        _, status = os.waitpid(pid, 0)
+        done = True
+        if os.waitstatus_to_exitcode(status) == 0 and data:
+            result.update(pickle.loads(data))
+        else:
+            result.update(run(theirs))
+        return result
+    finally:
+        if not done:  # an error or the time limit here: the child's work is not wanted
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        budget.unregister_child(pid)
