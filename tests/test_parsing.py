@@ -53,3 +53,13 @@ def test_facts_in_document_order_every_time():
         assert [c.line for c in f.calls] == sorted(c.line for c in f.calls)
         assert [a.line for a in f.assigns] == sorted(a.line for a in f.assigns)
         assert f.calls == runs[0].calls
+
+
+def test_built_facts_equal_constructed_ones():
+    from dids.index.pyfacts import Call, Param, _built
+
+    kw = dict(callee="os.system", raw="os.system", line=3, end_line=3, args=("'ls'",), kwargs=(),
+              func="run", cls=None)
+    made, built = Call(**kw), _built(Call, **kw)
+    assert made == built and hash(made) == hash(built) and built.short == "system"
+    assert _built(Param, name="x", annotation=None, default="1") == Param("x", None, "1")
