@@ -19,7 +19,7 @@ from ..acquire import budget
 from .pyfacts import PyFacts, extract
 
 _PARALLEL_MIN_BYTES = 1 << 20  # below this much source, starting workers costs more than it saves
-_QUEUED_PER_WORKER = 2  # chunks waiting per worker, so one is ready whenever a worker finishes
+_QUEUED_PER_WORKER = 1  # a chunk waiting per worker (the next is handed out as one completes)
 
 Item = tuple[str, bytes]
 
@@ -38,9 +38,9 @@ def parse_many(items: list[Item]) -> list[PyFacts]:
 
 
 def chunked(items: list[Item], parts: int) -> list[list[Item]]:
-    """ITEMS, largest first, in about 16 chunks per part of similar total size."""
+    """ITEMS, largest first, in about 32 chunks per part of similar total size."""
     total = sum(len(d) for _, d in items)
-    target = max(64 << 10, total // (parts * 16))
+    target = max(32 << 10, total // (parts * 32))
     chunks: list[list[Item]] = []
     chunk: list[Item] = []
     size = 0
