@@ -5,7 +5,7 @@ usage: bench_cache.py [TARGET] [--commit REV] [--format md|json] [--copies N] [-
 
 Each run is the real CLI in a fresh process with a fresh DIDS_CACHE_DIR (a temporary directory):
   cold      first `dids score` (clone for URLs, export, index, probes, scoring; fills the cache)
-  no-cache  `dids score --no-cache` again (the exported tree is reused; index + probes rerun)
+  no-cache  `dids score --no-cache` again (the packed search corpus is reused; index + probes rerun)
   cached    second `dids score` (read back from the result cache: no index, no probes)
 Without TARGET a synthetic repository is made from N copies of fixtures/sample-agent.
 Prints the timings and the ratios; outputs of the cold and cached runs must be identical.
@@ -76,7 +76,7 @@ def main() -> None:
         print(f"target:   {target if opts.target else f'synthetic ({opts.copies} copies of sample-agent)'}")
         print(f"command:  dids {' '.join(args[:1] + args[2:])}")
         print(f"cold      {cold:7.2f} s   (first score, fills the cache)")
-        print(f"no-cache  {nocache:7.2f} s   (--no-cache, exported tree reused)")
+        print(f"no-cache  {nocache:7.2f} s   (--no-cache, search corpus reused)")
         print(f"cached    {warm:7.2f} s   (median of {len(cached)}; no index, no probes)")
         print(f"speed-up  first/second = {cold / warm:.1f}x, no-cache/cached = {nocache / warm:.1f}x"
               f" (target >= 5x)")

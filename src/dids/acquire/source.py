@@ -73,7 +73,7 @@ class Snapshot:
                 if not tab or len(fields) != 4 or not raw_path:
                     continue  # not an ls-tree record (or an empty name in a crafted tree)
                 mode, _type, sha, size = fields
-                # Paths are text everywhere downstream (JSON, Markdown, the exported tree): bytes
+                # Paths are text everywhere downstream (JSON, Markdown, the search corpus): bytes
                 # that are not UTF-8 are kept visible as \xNN; repo.py skips any duplicate.
                 path = raw_path.decode("utf-8", "backslashreplace")
                 # size is "-" for submodules and "BAD" when the blob is absent (partial clones)

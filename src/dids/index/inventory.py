@@ -40,7 +40,7 @@ class Limits(BaseModel):
     max_files: int = 50_000
     max_total_bytes: int = 512 << 20
     max_line_chars: int = 20_000  # a file with a longer line (minified, generated) is skipped
-    max_path_bytes: int = 1024  # longer paths (or a name over 255 bytes) cannot be exported
+    max_path_bytes: int = 1024  # longer paths (or a name over 255 bytes) are not read
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Build the index of one snapshot: inventory, exported text tree, Python facts, settings, search."""
+"""Build the index of one snapshot: inventory, packed search corpus, Python facts, settings, search."""
 
 from __future__ import annotations
 
