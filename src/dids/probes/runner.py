@@ -3,8 +3,9 @@
 Probes are pure functions of the index, so half of them can run in a forked copy of this
 process (which shares the index without copying or pickling it) while this process runs the
 other half; the child sends back its findings through a pipe. Fork is used only on Linux, with
-at least two cores and enough code to be worth it; when the child fails in any way its probes
-simply run here, so the findings never depend on how they were computed.
+at least two cores and enough code to be worth it (and not so much that the child's copied
+pages would matter); when the child fails in any way its probes simply run here, so the findings
+never depend on how they were computed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from ..index.repo import RepoIndex
 from ..models import Finding
 
 FORK_MIN_CALLS = 20_000  # below this many calls the probes take well under a second
+# Above this, the child's copy-on-write pages (every object it touches gets its reference count
+# written) could add hundreds of MB to a run that is already large; run in one process.
+FORK_MAX_CALLS = 300_000
 
 
 def run_probes(index: RepoIndex, *, fork: bool | None = None) -> "Findings":
@@ -49,7 +53,7 @@ def run_probes(index: RepoIndex, *, fork: bool | None = None) -> "Findings":
 def _fork_worthwhile(index: RepoIndex) -> bool:
     if not sys.platform.startswith("linux") or (os.cpu_count() or 1) < 2:
         return False
-    return sum(len(f.calls) for f in index.py.values()) >= FORK_MIN_CALLS
+    return FORK_MIN_CALLS <= sum(len(f.calls) for f in index.py.values()) <= FORK_MAX_CALLS
 
 
 def _split(ids: list[str], run: Callable[[list[str]], dict]) -> dict:
