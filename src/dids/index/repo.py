@@ -80,7 +80,7 @@ class RepoIndex:
             return self.corpus.search(patterns, globs=globs, ignore_case=ignore_case)
         try:
             return self.corpus.search(loose, globs=globs, ignore_case=True, select=patterns)
-        except (RuntimeError, re.error):  # a pattern that needs its \\b to stay valid
+        except (RuntimeError, re.error):  # a pattern that needs its \b to stay valid
             return self.corpus.search(patterns, globs=globs, ignore_case=True)
 
     def live_hits(self, patterns: list[str], *, globs: tuple[str, ...] = (),
