@@ -15,7 +15,6 @@ def assess(ctx: Context) -> CriterionAssessment:
     settable = f["limits.model_settable"]
     cmd_timeouts = [t for t in timeouts if t.data.get("scope") in ("command", "setting")]
     live_caps = enforced  # a declared cap counts only where code applies it
-    kinds = sum(bool(x) for x in (live_caps, timeouts, cost))
     b = ConfigBuilder(ctx, "C10", "default", "default configuration", opt_in=False)
     no_search = finding("limits.cap", "live source for enforced step/tool-call caps, timeouts and "
                         "cost ceilings → 0 hits.", kind=Kind.search)

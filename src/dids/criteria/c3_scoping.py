@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..models import CriterionAssessment, Kind
-from ..probes.base import finding
+from ..models import CriterionAssessment
 from .base import ConfigBuilder, Context, assessor
 
 _RAW_EXEC = re.compile(r"(command|cmd|script|code|shell|args|argv)\b", re.I)
@@ -44,8 +43,6 @@ def assess(ctx: Context) -> CriterionAssessment:
     tool_pkgs = {_pkg(t.location.path) for t in tools_all if t.location}
     ssrf = [x for x in f["scope.destination"] if x.location and _pkg(x.location.path) in tool_pkgs]
     allow = f["scope.allowlist"]
-    none = finding("tools.inventory", "live source for tool registrations (@tool-style "
-                   "decorators, Tool subclasses) → 0 hits.", kind=Kind.search)
     code_exec = f["exec.inprocess"] + [s for s in f["exec.spawn"] if s.data["shell"]]
     only_schemas = all(t.data["registration"] == "schema" for t in tools)
     if only_schemas and code_exec:

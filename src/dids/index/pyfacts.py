@@ -37,6 +37,11 @@ _QUERY_SRC = """
 _QUERY = ts.Query(_LANG, _QUERY_SRC)
 
 
+def short_name(callee: str) -> str:
+    """The last dotted part of a callee (what Call.short holds)."""
+    return callee.rsplit(".", 1)[-1]
+
+
 class _LastPart:
     """Call.short: the callee's last dotted part, computed on first use and stored on the
     instance. Probes read it for every call many times over; as a non-data descriptor the stored
@@ -45,7 +50,7 @@ class _LastPart:
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        value = obj.callee.rsplit(".", 1)[-1]
+        value = short_name(obj.callee)
         obj.__dict__["short"] = value
         return value
 

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-import os
 import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 from pathlib import Path
 
-from ..acquire import budget
 from ..acquire.source import Snapshot, cache_root
 from .configs import Setting, compose_settings, env_file_settings, helm_settings
 from .inventory import (FileRecord, Limits, language, role, skip_reason, unreadable_reason,
                         vendored_dir)
 from .corpus import Corpus, build as build_corpus, load as load_corpus
 from .parsing import Parsing
-from .pyfacts import Call, PyFacts
+from .pyfacts import Call, PyFacts, short_name
 from .search import Hit
 
 
@@ -225,11 +223,6 @@ class RepoIndex:
 
 def _first(t: tuple) -> int:
     return t[0]
-
-
-def short_name(callee: str) -> str:
-    """The last dotted part of a callee (what Call.short holds)."""
-    return callee.rsplit(".", 1)[-1]
 
 
 def _drop_word_boundaries(pattern: str) -> str:

@@ -72,19 +72,17 @@ class Names:
         self._match: dict[str, bool] = {}
 
     def search(self, s: str) -> bool:
-        found = self._search.get(s)
-        if found is None:
-            if len(self._search) > _MEMO_MAX:
-                self._search.clear()
-            found = self._search[s] = self._run.search(s.lower() if self._fold else s) is not None
-        return found
+        return self._ask(self._search, self._run.search, s)
 
     def match(self, s: str) -> bool:
-        found = self._match.get(s)
+        return self._ask(self._match, self._run.match, s)
+
+    def _ask(self, memo: dict[str, bool], run, s: str) -> bool:
+        found = memo.get(s)
         if found is None:
-            if len(self._match) > _MEMO_MAX:
-                self._match.clear()
-            found = self._match[s] = self._run.match(s.lower() if self._fold else s) is not None
+            if len(memo) > _MEMO_MAX:
+                memo.clear()
+            found = memo[s] = run(s.lower() if self._fold else s) is not None
         return found
 
 

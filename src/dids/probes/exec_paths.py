@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..index.pyfacts import Call, PyFacts
-from ..index.repo import RepoIndex, short_name
-from ..models import Kind
+from ..index.pyfacts import Call, PyFacts, short_name
+from ..index.repo import RepoIndex
 from .base import finding, probe, settings_named
 
 SPAWN = {

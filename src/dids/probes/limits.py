@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex, short_name
+from ..index.pyfacts import short_name
+from ..index.repo import RepoIndex
 from .base import Names, finding, probe, settings_named
 
 _CAP_NAME = Names(r"^(?:[A-Z_]*_)?(max_(?:iterations?|steps?|turns?|requests?|tool_calls?|"
@@ -55,7 +56,7 @@ def enforced(index: RepoIndex):
     for h in index.live_hits([pat], globs=("*.py",), ignore_case=True, code_only=True):
         if index.role(h.path) != "source":
             continue
-        yield finding("limits.enforced", f"A step or tool-call cap is applied here.", h.path,
+        yield finding("limits.enforced", "A step or tool-call cap is applied here.", h.path,
                       h.line)
 
 

@@ -19,6 +19,7 @@ from typing import Callable
 from ..acquire import budget
 from ..index.repo import RepoIndex
 from ..models import Finding
+from .base import PROBES, Findings
 
 FORK_MIN_CALLS = 20_000  # below this many calls the probes take well under a second
 # Above this, the child's copy-on-write pages (every object it touches gets its reference count
@@ -26,12 +27,11 @@ FORK_MIN_CALLS = 20_000  # below this many calls the probes take well under a se
 FORK_MAX_CALLS = 300_000
 
 
-def run_probes(index: RepoIndex, *, fork: bool | None = None) -> "Findings":
+def run_probes(index: RepoIndex, *, fork: bool | None = None) -> Findings:
     """Findings of every probe, dead code filtered out, each probe's sorted by location.
     FORK: split across two processes (None: decide from the machine and the repository)."""
     from . import (approval, audit, exec_paths, extensions, identity, limits, memory,  # noqa: F401
                    scope, secrets, subagents, tools, untrusted)  # the families register
-    from .base import PROBES, Findings
 
     def run(pids: list[str]) -> dict[str, list[Finding]]:
         out = {}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..index.repo import RepoIndex, short_name
+from ..index.pyfacts import short_name
+from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
 from .base import Names, calls_to_defined, finding, probe, settings_named
 

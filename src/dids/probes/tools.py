@@ -5,8 +5,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..index.pyfacts import FuncDef, PyFacts
-from ..index.repo import RepoIndex, short_name
+from ..index.pyfacts import FuncDef, PyFacts, short_name
+from ..index.repo import RepoIndex
 from .base import Names, finding, probe
 from .exec_paths import SPAWN, is_shell
 

@@ -30,7 +30,7 @@ def _change_lines(c: Change, result: DiffResult, slug: str | None) -> list[str]:
         lines.append(f"- **Removed:** {_cite(e, slug, result.old.commit)}")
     moved = [(o, n) for o, n in c.kept if (o.path, o.start_line) != (n.path, n.start_line)]
     if moved:
-        lines.append(f"- **Unchanged (moved):** " + "; ".join(
+        lines.append("- **Unchanged (moved):** " + "; ".join(
             f"{citation(o.path or '', o.start_line, o.end_line, None, result.old.commit)} → "
             f"{citation(n.path or '', n.start_line, n.end_line, slug, result.new.commit)}"
             for o, n in moved))
