@@ -29,9 +29,20 @@ _QUERY_SRC = """
 (import_from_statement) @import
 (comment) @comment
 (expression_statement (string) @docstring)
-(module (expression_statement (assignment) @assign))
-(class_definition body: (block (expression_statement (assignment) @assign)))
-(function_definition body: (block (expression_statement (assignment) @assign)))
+(assignment) @assign
+(augmented_assignment) @aug
+(for_statement right: (_) @blk.head) @blk.for
+(while_statement condition: (_) @blk.head) @blk.while
+(if_statement condition: (_) @blk.head consequence: (block) @blk.body) @blk.if
+(elif_clause condition: (_) @blk.head consequence: (block) @blk.body) @blk.elif
+(else_clause) @blk.else
+(try_statement) @blk.try
+(except_clause) @blk.except
+(with_statement) @blk.with
+(break_statement) @exit.b
+(continue_statement) @exit.c
+(return_statement) @exit.r
+(raise_statement) @exit.x
 (identifier) @id
 """
 _QUERY = ts.Query(_LANG, _QUERY_SRC)
@@ -113,6 +124,29 @@ class Assign:
     end_line: int
     scope: str  # "module", a class qualname, or a function qualname
     scope_kind: str  # module | class | function
+    op: str = "="  # "=" or an augmented operator ("+=", "-=", ...)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A compound statement: loops, branches, try/except and with blocks.
+
+    An if/elif block spans its condition and consequence only (its else/elif clauses are blocks
+    of their own), so a statement inside a branch has that branch as its innermost block."""
+
+    kind: str  # for | while | if | elif | else | try | except | with
+    line: int
+    end_line: int
+    head: str  # loop iterable or condition, branch condition, except clause ("" when none)
+    func: str | None  # qualname of the enclosing function
+    exits: str = ""  # exits whose innermost block this is: b(reak) c(ontinue) r(eturn) (rai)x(e)
+
+
+@dataclass(frozen=True)
+class ImportSite:
+    origin: str  # dotted origin as imported ("a.b", ".rel.mod")
+    line: int
+    func: str | None  # the function the import statement runs in (None: module scope)
 
 
 @dataclass
@@ -122,7 +156,9 @@ class PyFacts:
     defs: list[FuncDef] = field(default_factory=list)
     classes: list[ClassDef] = field(default_factory=list)
     assigns: list[Assign] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)  # in source order
     imports: dict[str, str] = field(default_factory=dict)  # local alias -> dotted origin
+    import_sites: list[ImportSite] = field(default_factory=list)
     idents: Counter = field(default_factory=Counter)
     prose_lines: frozenset[int] = frozenset()  # lines wholly inside comments or docstrings
     has_error: bool = False
@@ -320,6 +356,76 @@ def _bounded_parse(src: bytes) -> tuple[ts.Tree | None, bytes, str]:
     return tree2, src2, f"syntax-error regions over {_ERROR_SPAN_MAX} bytes not analysed"
 
 
+_BLOCK_KINDS = ("for", "while", "if", "elif", "else", "try", "except", "with")
+_EXIT_KINDS = ("b", "c", "r", "x")
+
+
+def _blocks(src: bytes, caps: dict, enclosing) -> list[Block]:
+    """Compound statements in source order, each with the exits whose innermost block it is.
+
+    Heads and bodies are captured beside their statements; they are matched back to it by
+    position (the head/body of a statement lies inside it and starts after it does)."""
+    heads = sorted(caps.get("blk.head", ()), key=_start_byte)
+    bodies = sorted(caps.get("blk.body", ()), key=_start_byte)
+    head_starts = [h.start_byte for h in heads]
+    body_starts = [b.start_byte for b in bodies]
+
+    def inside(nodes, starts, stmt, field_name):
+        want = stmt.child_by_field_name(field_name)
+        if want is None:
+            return None
+        i = bisect.bisect_left(starts, want.start_byte)
+        if i < len(nodes) and nodes[i].start_byte == want.start_byte:
+            return nodes[i]
+        return want
+
+    raw = []  # (start_byte, end_byte, kind, line, end_line, head, func)
+    for kind in _BLOCK_KINDS:
+        for node in caps.get("blk." + kind, ()):
+            start, end = node.start_byte, node.end_byte
+            end_line = node.end_point[0] + 1
+            head = ""
+            if kind in ("for", "while", "if", "elif"):
+                field_name = "right" if kind == "for" else "condition"
+                h = inside(heads, head_starts, node, field_name)
+                head = _text(src, h) if h is not None else ""
+            if kind in ("if", "elif"):
+                body = inside(bodies, body_starts, node, "consequence")
+                if body is not None:
+                    end, end_line = body.end_byte, body.end_point[0] + 1
+            elif kind == "except":
+                parts = [c for c in node.named_children if c.type != "block"]
+                head = " ".join(_text(src, c) for c in parts)[:_TEXT_MAX]
+            elif kind == "with":
+                items = node.child_by_field_name("body")
+                head = _text(src, node)[: max(0, (items.start_byte if items else end) - start)]
+            func, _cls = enclosing(start)
+            raw.append((start, end, kind, node.start_point[0] + 1, end_line, head.strip(), func))
+    raw.sort(key=lambda r: (r[0], -r[1]))
+    exits: list[set[str]] = [set() for _ in raw]
+    starts = [r[0] for r in raw]
+    parents: list[int] = []  # innermost enclosing block of each block, or -1
+    stack: list[int] = []
+    for i, r in enumerate(raw):
+        while stack and raw[stack[-1]][1] <= r[0]:
+            stack.pop()
+        parents.append(stack[-1] if stack else -1)
+        stack.append(i)
+    for letter in _EXIT_KINDS:
+        for node in caps.get("exit." + letter, ()):
+            b = node.start_byte
+            # the innermost block holding b: the last one starting at or before it, or an
+            # ancestor of that one (blocks nest, so only the ancestor chain is walked)
+            i = bisect.bisect_right(starts, b) - 1
+            while i >= 0 and b >= raw[i][1]:
+                i = parents[i]
+            if i >= 0:
+                exits[i].add(letter)
+    return [_built(Block, kind=k, line=ln, end_line=el, head=h, func=fn,
+                   exits="".join(sorted(exits[i])))
+            for i, (_s, _e, k, ln, el, h, fn) in enumerate(raw)]
+
+
 def extract(path: str, src: bytes) -> PyFacts:
     """Parse once and return every fact the probes use."""
     facts = PyFacts(path=path, lines=src.count(b"\n") + 1)
@@ -438,10 +544,15 @@ def extract(path: str, src: bytes) -> PyFacts:
                    args=tuple(positional), kwargs=tuple(keywords), func=func, cls=cls)
         )
 
-    for node in sorted(caps.get("assign", ()), key=_start_byte):
+    assign_nodes = [(n, "=") for n in caps.get("assign", ())] + \
+        [(n, "aug") for n in caps.get("aug", ())]
+    for node, op in sorted(assign_nodes, key=lambda x: x[0].start_byte):
         lhs, rhs = node.child_by_field_name("left"), node.child_by_field_name("right")
         if lhs is None:
             continue
+        if op == "aug":
+            op_node = node.child_by_field_name("operator")
+            op = _text(src, op_node) if op_node is not None else "+="
         ann = node.child_by_field_name("type")
         func, cls = enclosing(node.start_byte)
         scope, kind = (func, "function") if func else ((cls, "class") if cls else ("module", "module"))
@@ -450,8 +561,17 @@ def extract(path: str, src: bytes) -> PyFacts:
                    target=_text(src, lhs), annotation=_text(src, ann) if ann is not None else None,
                    value=_text(src, rhs) if rhs is not None else None,
                    line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
-                   scope=scope or "module", scope_kind=kind)
+                   scope=scope or "module", scope_kind=kind, op=op)
         )
+
+    facts.blocks = _blocks(src, caps, enclosing)
+    for node in sorted(caps.get("import", ()), key=_start_byte):
+        origins: dict[str, str] = {}
+        _parse_imports(src, node, origins)
+        func, _cls = enclosing(node.start_byte)
+        line = node.start_point[0] + 1
+        for origin in dict.fromkeys(origins.values()):
+            facts.import_sites.append(_built(ImportSite, origin=origin, line=line, func=func))
 
     # count raw bytes first and decode each distinct name once
     idents = facts.idents
