@@ -26,7 +26,7 @@ from .rubric import rubric_dir
 ENTRY_SCHEMA = "dids.cache/1"
 _PKG = Path(__file__).resolve().parent
 # the code whose change can move a level: probes and assessors first, then what feeds them
-_CODE_DIRS = ("probes", "criteria", "index")
+_CODE_DIRS = ("probes", "criteria", "index", "agent")
 _CODE_FILES = ("scoring.py", "surface.py", "engine.py", "models.py", "rubric.py")
 
 

@@ -68,6 +68,10 @@ def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
 def score_index(index: RepoIndex, *, reviewed: str | None = None,
                 repo_url: str | None = None) -> Report:
     rubric = load_rubric()
+    if index.agent is None:
+        from .agent import build_model
+
+        index.agent = build_model(index)
     findings = run_probes(index)
     ctx = Context(index=index, findings=findings, rubric=rubric)
     results = [score_criterion(a, rubric) for a in assess_all(ctx)]

@@ -226,15 +226,18 @@ def _parse_imports(src: bytes, node: ts.Node, out: dict[str, str]) -> None:
     if mod_node is None:
         return
     module = _text(src, mod_node)
+    sep = "" if module.endswith(".") else "."  # "from . import x" is ".x", not "..x"
     for child in node.children_by_field_name("name"):
         if child.type == "dotted_name":
             name = _text(src, child)
-            out[name] = f"{module}.{name}"
+            out[name] = f"{module}{sep}{name}"
         elif child.type == "aliased_import":
             orig = child.child_by_field_name("name")
             alias = child.child_by_field_name("alias")
             if orig is not None and alias is not None:
-                out[_text(src, alias)] = f"{module}.{_text(src, orig)}"
+                out[_text(src, alias)] = f"{module}{sep}{_text(src, orig)}"
+    if any(c.type == "wildcard_import" for c in node.named_children):
+        out["<star>" + module] = module  # names come from MODULE; "<" never starts a name
 
 
 _by_func_memo: list = [None, None]  # (facts, its calls grouped by function), the latest only

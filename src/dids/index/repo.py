@@ -41,6 +41,7 @@ class RepoIndex:
     _by_callee: dict[str, list[tuple[int, PyFacts, Call]]] | None = None
     _by_short: dict[str, list[tuple[int, PyFacts, Call]]] | None = None
     _scripts: str = ""
+    agent: object = None  # the agent model (dids.agent.AgentModel), built after the index
 
     def text(self, path: str) -> str:
         if path not in self._texts:
@@ -221,6 +222,14 @@ class RepoIndex:
             return [self.py[p] for p in self._py_keys]
 
 
+_README = re.compile(r"^readme(\.(md|markdown|rst|txt))?$", re.I)
+
+
+def is_readme(path: str) -> bool:
+    """The repository's root README (never a README deeper in the tree)."""
+    return "/" not in path and bool(_README.match(path))
+
+
 def _first(t: tuple) -> int:
     return t[0]
 
@@ -278,9 +287,15 @@ def _readable(path: str, data: bytes, limits: Limits, files: dict[str, FileRecor
     return False
 
 
+# What the corpus holds changes with what the index reads (v2: the root README is read too);
+# a cached corpus of another version is never loaded.
+CORPUS_VERSION = "2"
+
+
 def export_dir(snapshot: Snapshot, limits: Limits | None = None) -> Path:
     key = hashlib.sha256(snapshot.url.encode()).hexdigest()[:16]
-    bounds = hashlib.sha256((limits or Limits()).model_dump_json().encode()).hexdigest()[:8]
+    bounds = hashlib.sha256(((limits or Limits()).model_dump_json() + CORPUS_VERSION).encode()
+                            ).hexdigest()[:8]
     return cache_root() / "corpus" / key / f"{snapshot.commit}-{bounds}"
 
 
@@ -339,7 +354,8 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     link_entries = [(e.path, e.sha) for e in entries if e.is_symlink]
     # Tests, docs and examples are listed by path only: nothing in them is ever credited, so
     # their blobs (often most of a repository's bytes: images, fixtures) are never read.
-    wanted = [e for e in wanted if files[e.path].role in ("source", "config")]
+    # The root README is read too: its leading install/run block is the path a reviewer scores.
+    wanted = [e for e in wanted if files[e.path].role in ("source", "config") or is_readme(e.path)]
     # Python sources first: workers parse them while this process reads and packs the rest
     first = [e for e in wanted if files[e.path].lang == "python" and files[e.path].role == "source"]
     blobs = snapshot.read_blobs([e.sha for e in first])

@@ -34,10 +34,18 @@ def probe(id: str, criteria: tuple[str, ...], remediation: str):
 
 
 class Findings:
-    """Findings of every probe, by probe id, in a stable order."""
+    """Findings of every probe, by probe id, most decisive first (reach, then call distance).
+
+    Indexing gives the findings that can decide a level: everything except off-path code
+    (build, install and evaluation scripts, other entry points, separately licensed folders).
+    `off_path[probe]` keeps the rest, for notes and explanations."""
 
     def __init__(self, by_probe: dict[str, list[Finding]]):
-        self.by_probe = by_probe
+        self.all_by_probe = by_probe
+        self.by_probe = {k: [f for f in v if f.data.get("reach") != "off-path"]
+                         for k, v in by_probe.items()}
+        self.off_path = {k: [f for f in v if f.data.get("reach") == "off-path"]
+                         for k, v in by_probe.items()}
 
     def __getitem__(self, probe_id: str) -> list[Finding]:
         return self.by_probe.get(probe_id, [])

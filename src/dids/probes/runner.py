@@ -36,10 +36,9 @@ def run_probes(index: RepoIndex, *, fork: bool | None = None) -> Findings:
     def run(pids: list[str]) -> dict[str, list[Finding]]:
         out = {}
         for pid in pids:
-            found = [f for f in PROBES[pid].func(index) if f.location is None
+            found = [_with_reach(index, f) for f in PROBES[pid].func(index) if f.location is None
                      or not index.is_dead(f.location.path, f.location.start_line)]
-            found.sort(key=lambda f: (f.location.path if f.location else "",
-                                      f.location.start_line if f.location else 0, f.claim))
+            found.sort(key=_rank)
             out[pid] = found
         return out
 
@@ -48,6 +47,31 @@ def run_probes(index: RepoIndex, *, fork: bool | None = None) -> Findings:
         fork = _fork_worthwhile(index)
     by_probe = _split(ids, run) if fork else run(ids)
     return Findings({pid: by_probe[pid] for pid in ids})
+
+
+_REACH_RANK = {"default": 0, "library": 1, "opt-in": 2, "off-path": 3}
+
+
+def _with_reach(index: RepoIndex, f: Finding) -> Finding:
+    """F tagged with its reach (default, opt-in:<setting>, library, off-path) and its call
+    distance from the scored entry points, from the agent model when there is one."""
+    model = index.agent
+    if model is None or f.location is None:
+        return f
+    reach = model.reach.of(f.location.path, f.location.start_line)
+    dist = model.reach.distance(f.location.path, f.location.start_line)
+    return f.model_copy(update={"data": {**f.data, "reach": reach,
+                                         "dist": -1 if dist is None else dist}})
+
+
+def _rank(f: Finding):
+    """Decisive first: what the scored path runs, nearest the entry points, then the rest in
+    path order (stable across runs)."""
+    reach = str(f.data.get("reach", "default")).split(":")[0]
+    dist = f.data.get("dist", -1)
+    return (_REACH_RANK.get(reach, 1), dist if isinstance(dist, int) and dist >= 0 else 999,
+            f.location.path if f.location else "", f.location.start_line if f.location else 0,
+            f.claim)
 
 
 def _fork_worthwhile(index: RepoIndex) -> bool:

@@ -1,0 +1,534 @@
+"""A call graph over the repository's live Python, built from the parse facts (no second parse).
+
+Nodes are modules (`path::<module>`, their top-level code), classes and functions/methods
+(`path::qualname`). Edges follow PyCG's assignment-based rules as far as the facts allow:
+
+- imports resolved to modules (relative imports, re-exports and `*` imports followed);
+- calls resolved through imports, nested and module-level definitions, `self`/`cls`/`super()`
+  methods along the class hierarchy, attributes whose class is known from an assignment
+  (`self.x = Foo(...)`) or an annotation, and locals assigned from a constructor or annotated;
+- references: functions and classes passed by name (callbacks, `Thread(target=f)`), listed in
+  module-level dicts or lists (registries), or registered by a decorator;
+- a class that is reached reaches its public methods and, along its hierarchy, the methods
+  others call by name (dynamic dispatch on an instance whose class is known to be live).
+
+What cannot be resolved is kept in `unresolved` (caller, callee text), never silently dropped.
+Reachability is a breadth-first walk from given roots; its depth is the distance used to rank
+evidence (the closer to the agent loop, the more decisive).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..index.pyfacts import ClassDef, FuncDef, PyFacts, resolve
+from .modules import ModuleMap
+
+MODULE = "<module>"
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
+_SPREAD = re.compile(r"\*\*\s*([A-Za-z_][\w.]*)")
+_STRINGS = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""")
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+_TRIVIAL_DECORATORS = re.compile(
+    r"^(property|staticmethod|classmethod|abstractmethod|abc\.abstractmethod|overload|"
+    r"typing\.overload|override|\w+\.setter|\w+\.getter|\w+\.deleter|cached_property|"
+    r"functools\.\w+|wraps|lru_cache|cache|dataclass|dataclasses\.dataclass|final|"
+    r"pytest\.\w+|deprecated)\b")
+# bases that add no behaviour a framework would call back into
+_PLAIN_BASES = {"object", "Exception", "BaseException", "ValueError", "RuntimeError", "TypeError",
+                "KeyError", "enum.Enum", "Enum", "str", "int", "dict", "list", "typing.NamedTuple",
+                "NamedTuple", "typing.Protocol", "Protocol", "typing.Generic", "Generic",
+                "abc.ABC", "ABC", "pydantic.BaseModel", "BaseModel", "typing.TypedDict",
+                "TypedDict", "enum.IntEnum", "IntEnum", "enum.StrEnum", "StrEnum", "str, Enum"}
+_ANNOT_WRAPPERS = re.compile(r"^(Optional|Annotated|Type|type|ClassVar|Final)\[(.*)\]$")
+
+
+@dataclass
+class Node:
+    id: str
+    path: str
+    qualname: str
+    kind: str  # module | class | function
+    line: int
+    end_line: int
+    cls: str | None = None  # enclosing class qualname of a method
+    name: str = ""
+
+
+@dataclass
+class CallGraph:
+    modules: ModuleMap
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: dict[str, list[tuple[str, int, str]]] = field(default_factory=dict)  # (dst, line, how)
+    unresolved: list[tuple[str, str, int]] = field(default_factory=list)  # (caller, callee, line)
+    methods: dict[str, dict[str, str]] = field(default_factory=dict)  # class id -> name -> id
+    bases: dict[str, list[str]] = field(default_factory=dict)  # class id -> repo base class ids
+    subclasses: dict[str, list[str]] = field(default_factory=dict)
+    called_names: dict[str, set[str]] = field(default_factory=dict)  # caller -> short names
+    _spans: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
+    _external_bases: dict[str, bool] = field(default_factory=dict)
+    _resolver: "_Resolver | None" = None
+    registry_alias: dict[str, str] = field(default_factory=dict)  # {**D}: alias -> D
+
+    def resolve(self, dotted: str, path: str | None = None) -> str | None:
+        """The node DOTTED names (as imported in PATH, or absolute): module, class or function."""
+        r = self._resolver
+        if r is None:
+            return None
+        if path is not None:
+            return r.symbol(path, dotted, want=("module", "class", "function"))
+        return r._global(dotted, 0)
+
+    def add_edge(self, src: str, dst: str, line: int, how: str) -> None:
+        if dst in self.nodes and dst != src:
+            self.edges.setdefault(src, []).append((dst, line, how))
+
+    def node_at(self, path: str, line: int) -> str:
+        """The innermost function or class of PATH holding LINE, else its module node."""
+        best = None
+        for start, end, nid in self._spans.get(path, ()):
+            if start <= line <= end:
+                best = nid  # spans are sorted by start, so the last hit is the innermost
+            elif start > line:
+                break
+        return best or f"{path}::{MODULE}"
+
+    def mro(self, cls_id: str) -> list[str]:
+        """CLS_ID and its repository bases, depth first, each once."""
+        out, stack, seen = [], [cls_id], set()
+        while stack:
+            c = stack.pop(0)
+            if c in seen:
+                continue
+            seen.add(c)
+            out.append(c)
+            stack[0:0] = self.bases.get(c, [])
+        return out
+
+    def method(self, cls_id: str, name: str, skip_self: bool = False) -> str | None:
+        for c in self.mro(cls_id)[1 if skip_self else 0:]:
+            m = self.methods.get(c, {}).get(name)
+            if m:
+                return m
+        return None
+
+    def reach(self, roots: list[str], *, calls: set[str] = frozenset(), exclude: set[str] = frozenset(),
+              follow=None) -> tuple[dict[str, int], dict[str, tuple[str, int, str]]]:
+        """(distance, parent edge) of every node reachable from ROOTS.
+
+        CALLS: method names called by code outside the graph (a README snippet's `agent.run`).
+        EXCLUDE: nodes never entered (other CLI commands than the scored one).
+        FOLLOW(src, line, how) -> bool: whether an edge is taken (e.g. not behind a branch the
+        shipped defaults never enter).
+
+        A method of a reached class is reached when it is a dunder, when reached code calls a
+        method of that name on any receiver (dispatch on an instance the graph cannot type), or
+        when the class extends a class from outside the repository (whose code calls it)."""
+        dist: dict[str, int] = {}
+        parent: dict[str, tuple[str, int, str]] = {}
+        queue: deque[str] = deque()
+        names_called: set[str] = set()
+        waiting: dict[str, list[tuple[str, str]]] = {}  # method name -> (class, method)
+
+        def visit(nid: str, d: int, via: tuple[str, int, str] | None) -> None:
+            if nid in dist or nid not in self.nodes or nid in exclude:
+                return
+            dist[nid] = d
+            if via:
+                parent[nid] = via
+            queue.append(nid)
+
+        def called(name: str) -> None:
+            if name not in names_called:
+                names_called.add(name)
+                for cls_id, mid in waiting.pop(name, ()):
+                    visit(mid, dist[cls_id] + 1, (cls_id, self.nodes[mid].line, "dispatch"))
+
+        for r in roots:
+            visit(r, 0, None)
+        for name in calls:
+            called(name)
+        while queue:
+            nid = queue.popleft()
+            d = dist[nid]
+            node = self.nodes[nid]
+            if node.kind != "module":  # code that runs was imported: its module's top level ran
+                visit(f"{node.path}::{MODULE}", d + 1, (nid, 1, "module"))
+            for dst, line, how in self.edges.get(nid, ()):
+                if follow is None or follow(nid, line, how):
+                    visit(dst, d + 1, (nid, line, how))
+            for name in self.called_names.get(nid, ()):
+                called(name)
+            if node.kind == "class":
+                external = self.extends_external(nid)
+                for cid in self.mro(nid):
+                    for mname, mid in self.methods.get(cid, {}).items():
+                        dunder = mname.startswith("__") and mname.endswith("__")
+                        if dunder or mname in names_called or (external and not mname.startswith("__")):
+                            visit(mid, d + 1, (nid, self.nodes[mid].line, "member"))
+                        else:
+                            waiting.setdefault(mname, []).append((nid, mid))
+                    if cid != nid:
+                        visit(cid, d + 1, (nid, node.line, "base"))
+        return dist, parent
+
+    def extends_external(self, cls_id: str) -> bool:
+        """Whether CLS_ID or a repository base of it names a base class from outside the repo."""
+        return any(self._external_bases.get(c) for c in self.mro(cls_id))
+
+
+def build(py: dict[str, PyFacts]) -> CallGraph:
+    """The call graph of the parsed sources PY (path -> facts)."""
+    mods = ModuleMap(py)
+    g = CallGraph(modules=mods)
+    toplevel: dict[str, dict[str, str]] = {}  # path -> top-level name -> node id
+    for path, facts in py.items():
+        if path not in mods.by_path:
+            continue
+        mid = f"{path}::{MODULE}"
+        g.nodes[mid] = Node(mid, path, MODULE, "module", 1, facts.lines, name=mods.by_path[path])
+        top = toplevel.setdefault(path, {})
+        spans = []
+        for c in facts.classes:
+            nid = f"{path}::{c.qualname}"
+            g.nodes[nid] = Node(nid, path, c.qualname, "class", c.line, c.end_line, name=c.name)
+            spans.append((c.line, c.end_line, nid))
+            if "." not in c.qualname:
+                top[c.name] = nid
+        for d in facts.defs:
+            nid = f"{path}::{d.qualname}"
+            g.nodes[nid] = Node(nid, path, d.qualname, "function", d.line, d.end_line, cls=d.cls,
+                                name=d.name)
+            spans.append((d.line, d.end_line, nid))
+            if "." not in d.qualname:
+                top[d.name] = nid
+            if d.cls:
+                g.methods.setdefault(f"{path}::{d.cls}", {})[d.name] = nid
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        g._spans[path] = spans
+
+    for path, name in mods.by_path.items():  # importing a module runs its packages' __init__
+        if "." in name:
+            pkg = mods.by_name.get(name.rsplit(".", 1)[0])
+            if pkg and pkg != path:
+                g.add_edge(f"{path}::{MODULE}", f"{pkg}::{MODULE}", 1, "package")
+    r = _Resolver(g, py, toplevel)
+    for path, facts in py.items():
+        if path not in mods.by_path:
+            continue
+        for c in facts.classes:
+            cid = f"{path}::{c.qualname}"
+            for b in c.bases:
+                bid = r.symbol(path, b, want=("class",))
+                if bid and bid != cid:
+                    g.bases.setdefault(cid, []).append(bid)
+                    g.subclasses.setdefault(bid, []).append(cid)
+                elif bid is None and b.split("[")[0] not in _PLAIN_BASES:
+                    g._external_bases[cid] = True
+    for path, facts in py.items():
+        if path in mods.by_path:
+            r.file_edges(path, facts)
+    g._resolver = r
+    return g
+
+
+class _Resolver:
+    def __init__(self, g: CallGraph, py: dict[str, PyFacts], toplevel: dict[str, dict[str, str]]):
+        self.g, self.py, self.top = g, py, toplevel
+        self.attr_types: dict[str, dict[str, str]] = {}  # class id -> attribute -> class id
+        self._memo: dict[tuple[str, str], str | None] = {}
+
+    # -- names -------------------------------------------------------------------------------
+    def symbol(self, path: str, dotted: str, want: tuple[str, ...] = ("class", "function"),
+               depth: int = 0) -> str | None:
+        """The node DOTTED names in the context of PATH (imports already applied or not)."""
+        key = (path, dotted)
+        if key in self._memo:
+            nid = self._memo[key]
+        else:
+            self._memo[key] = None  # a cycle of re-exports resolves to nothing
+            nid = self._symbol(path, dotted, depth)
+            self._memo[key] = nid
+        if nid is not None and self.g.nodes[nid].kind not in want:
+            return None
+        return nid
+
+    def _symbol(self, path: str, dotted: str, depth: int) -> str | None:
+        if depth > 6 or not dotted:
+            return None
+        head, _, rest = dotted.partition(".")
+        facts = self.py.get(path)
+        top = self.top.get(path, {})
+        if head in top:
+            return self._member(path, top[head], rest)
+        if facts is not None and head in facts.imports:
+            origin = self.g.modules.absolute(facts.imports[head], path)
+            return self._global(origin + ("." + rest if rest else ""), depth + 1)
+        if "." not in dotted:
+            return None  # a builtin or an unknown local name, never a module of the same name
+        return self._global(self.g.modules.absolute(dotted, path), depth + 1)
+
+    def _global(self, dotted: str, depth: int) -> str | None:
+        hit = self.g.modules.split(dotted)
+        if hit is None:
+            return None
+        mpath, rest = hit
+        if not rest:
+            return f"{mpath}::{MODULE}"
+        head, _, tail = rest.partition(".")
+        top = self.top.get(mpath, {})
+        if head in top:
+            return self._member(mpath, top[head], tail)
+        facts = self.py.get(mpath)
+        if facts is None:
+            return None
+        if head in facts.imports:  # a re-export
+            origin = self.g.modules.absolute(facts.imports[head], mpath)
+            return self._global(origin + ("." + tail if tail else ""), depth + 1)
+        for key, star in facts.imports.items():
+            if key.startswith("<star>"):
+                found = self._global(self.g.modules.absolute(star, mpath) + "." + rest, depth + 1)
+                if found:
+                    return found
+        return None
+
+    def _member(self, path: str, nid: str, rest: str) -> str | None:
+        if not rest:
+            return nid
+        node = self.g.nodes[nid]
+        if node.kind == "class":
+            name, _, tail = rest.partition(".")
+            m = self.g.method(nid, name)
+            if m and not tail:
+                return m
+            inner = f"{path}::{node.qualname}.{name}"
+            if inner in self.g.nodes:
+                return self._member(path, inner, tail)
+        return None
+
+    def annotation_class(self, path: str, ann: str | None) -> str | None:
+        if not ann:
+            return None
+        a = ann.strip().strip("'\"")
+        while True:
+            m = _ANNOT_WRAPPERS.match(a)
+            if not m:
+                break
+            a = m.group(2).split(",")[0].strip()
+        a = a.split("|")[0].strip().strip("'\"")
+        if not _DOTTED.match(a):
+            return None
+        return self.symbol(path, a, want=("class",))
+
+    def ctor_class(self, path: str, value: str | None) -> str | None:
+        """The class a `Foo(...)`/`await Foo.create(...)`-like value instantiates."""
+        if not value:
+            return None
+        v = value.strip()
+        if v.startswith("await "):
+            v = v[6:].strip()
+        callee = v.split("(", 1)[0].strip()
+        if not callee or not _DOTTED.match(callee):
+            return None
+        nid = self.symbol(path, callee, want=("class", "function"))
+        if nid is None:
+            return None
+        node = self.g.nodes[nid]
+        if node.kind == "class":
+            return nid
+        if node.cls:  # Foo.create(...): a classmethod of Foo returns a Foo
+            cid = f"{node.path}::{node.cls}"
+            return cid if cid in self.g.nodes else None
+        return None
+
+    # -- per file ----------------------------------------------------------------------------
+    def file_edges(self, path: str, facts: PyFacts) -> None:
+        g = self.g
+        mid = f"{path}::{MODULE}"
+        defs = {d.qualname: d for d in facts.defs}
+        class_quals = {c.qualname: c for c in facts.classes}
+        # attribute types of this file's classes
+        for a in facts.assigns:
+            if a.scope_kind == "function" and a.target.startswith("self.") and "." not in a.target[5:]:
+                d = defs.get(a.scope)
+                if d is None or not d.cls:
+                    continue
+                cid = f"{path}::{d.cls}"
+                t = self.ctor_class(path, a.value)
+                if t is None and a.value and a.value.strip().isidentifier():
+                    p = next((p for p in d.params if p.name == a.value.strip()), None)
+                    t = self.annotation_class(path, p.annotation) if p else None
+                if t is None:
+                    t = self.annotation_class(path, a.annotation)
+                if t:
+                    self.attr_types.setdefault(cid, {})[a.target[5:]] = t
+            elif a.scope_kind == "class" and a.target.isidentifier() and a.annotation:
+                t = self.annotation_class(path, a.annotation)
+                if t:
+                    self.attr_types.setdefault(f"{path}::{a.scope}", {})[a.target] = t
+        local_types: dict[str, dict[str, str]] = {}
+        for a in facts.assigns:
+            if a.scope_kind == "function" and a.target.isidentifier():
+                t = self.ctor_class(path, a.value) or self.annotation_class(path, a.annotation)
+                if t:
+                    local_types.setdefault(a.scope, {})[a.target] = t
+        for d in facts.defs:
+            for p in d.params:
+                if p.annotation and p.name not in ("self", "cls"):
+                    t = self.annotation_class(path, p.annotation)
+                    if t:
+                        local_types.setdefault(d.qualname, {}).setdefault(p.name, t)
+
+        def caller_of(func: str | None, cls: str | None) -> str:
+            if func:
+                return f"{path}::{func}"
+            if cls:
+                return f"{path}::{cls}"
+            return mid
+
+        for c in facts.calls:
+            src = caller_of(c.func, c.cls)
+            g.called_names.setdefault(src, set()).add(c.short)
+            targets = self._call_targets(path, c, defs, local_types)
+            if targets:
+                for t, how in targets:
+                    g.add_edge(src, t, c.line, how)
+            else:
+                g.unresolved.append((src, c.callee, c.line))
+            for v in c.args + tuple(v for k, v in c.kwargs):
+                v = v.strip()
+                if v.startswith("*"):
+                    v = v.lstrip("*")
+                if _DOTTED.match(v) and not v[0].isdigit():
+                    t = self._ref(path, v, c.func, c.cls)
+                    if t:
+                        g.add_edge(src, t, c.line, "ref")
+        for a in facts.assigns:  # registries: dicts and lists of functions or classes
+            if not a.value:
+                continue
+            if a.target == "__all__":
+                continue  # names as strings: exported, not used
+            src = f"{path}::{a.scope}" if a.scope_kind in ("class", "function") else mid
+            keyed = {}
+            if a.value.lstrip().startswith("{"):  # a backend registry: {"docker": DockerRuntime}
+                for _q, key, name in _REGISTRY_ENTRY.findall(a.value):
+                    t = self._ref(path, name, a.scope if a.scope_kind == "function" else None, None)
+                    if t:
+                        keyed[name] = key
+                        g.add_edge(src, t, a.line, f"registry:{a.target}:{key}")
+                for alias in _SPREAD.findall(a.value):
+                    g.registry_alias[a.target] = alias
+            for name in set(_IDENT.findall(_STRINGS.sub('""', a.value))):
+                if name in keyed:
+                    continue
+                t = self._ref(path, name, a.scope if a.scope_kind == "function" else None, None)
+                if t:
+                    g.add_edge(src, t, a.line, "ref")
+        for c in facts.calls:  # importlib.import_module(f"{pkg.__name__}.{name}"): a plugin scan
+            if c.short in ("import_module", "__import__") and c.args:
+                prefix = self._dynamic_import_prefix(path, facts, c.args[0])
+                if prefix:
+                    src = caller_of(c.func, c.cls)
+                    for name, mpath in g.modules.by_name.items():
+                        if name.startswith(prefix + ".") and mpath != path:
+                            g.add_edge(src, f"{mpath}::{MODULE}", c.line, "import")
+        for site in facts.import_sites:
+            target = g.modules.split(g.modules.absolute(site.origin, path))
+            if target is not None:
+                src = f"{path}::{site.func}" if site.func else mid
+                g.add_edge(src, f"{target[0]}::{MODULE}", site.line, "import")
+        for d in facts.defs:
+            nid = f"{path}::{d.qualname}"
+            if "." in d.qualname:
+                parent = d.qualname.rsplit(".", 1)[0]
+                if parent in defs:  # a nested function lives when its parent does
+                    g.add_edge(f"{path}::{parent}", nid, d.line, "nested")
+            if not d.cls and any(not _TRIVIAL_DECORATORS.match(x) for x in d.decorators):
+                owner = f"{path}::{d.qualname.rsplit('.', 1)[0]}" if "." in d.qualname else mid
+                g.add_edge(owner, nid, d.line, "decorator")
+        for c in facts.classes:
+            cid = f"{path}::{c.qualname}"
+            if any(not _TRIVIAL_DECORATORS.match(x) for x in c.decorators) and "." not in c.qualname:
+                g.add_edge(mid, cid, c.line, "decorator")
+            if "." in c.qualname and c.qualname.rsplit(".", 1)[0] in class_quals:
+                g.add_edge(f"{path}::{c.qualname.rsplit('.', 1)[0]}", cid, c.line, "nested")
+
+    def _dynamic_import_prefix(self, path: str, facts: PyFacts, arg: str) -> str | None:
+        """The repository package an f-string module name is built under, if any."""
+        m = re.match(r"""^f["']\{([\w.]+)\.__name__\}\.""", arg)
+        if m:
+            head = m.group(1)
+            origin = facts.imports.get(head.split(".")[0])
+            if origin is None:
+                return None
+            dotted = self.g.modules.absolute(origin, path) + head[len(head.split(".")[0]):]
+            hit = self.g.modules.split(dotted)
+            return dotted if hit and not hit[1] else None
+        m = re.match(r"""^f["']([\w.]+)\.\{""", arg)
+        if m:
+            hit = self.g.modules.split(m.group(1))
+            return m.group(1) if hit and not hit[1] else None
+        return None
+
+    def _ref(self, path: str, name: str, func: str | None, cls: str | None) -> str | None:
+        if name.startswith(("self.", "cls.")):
+            if not cls:
+                return None
+            return self.g.method(f"{path}::{cls}", name.split(".", 1)[1]) \
+                if "." not in name.split(".", 1)[1] else None
+        if func and "." not in name:
+            nested = f"{path}::{func}.{name}"
+            if nested in self.g.nodes:
+                return nested
+        return self.symbol(path, name)
+
+    def _call_targets(self, path, c, defs, local_types) -> list[tuple[str, str]]:
+        raw = c.raw
+        g = self.g
+        cls_id = f"{path}::{c.cls}" if c.cls else None
+        if raw.startswith(("self.", "cls.")) and cls_id:
+            rest = raw.split(".", 1)[1]
+            if "." not in rest:
+                m = g.method(cls_id, rest)
+                return [(m, "self")] if m else []
+            attr, _, meth = rest.partition(".")
+            if "." in meth:
+                return []
+            for k in g.mro(cls_id):
+                t = self.attr_types.get(k, {}).get(attr)
+                if t:
+                    m = g.method(t, meth)
+                    return [(m, "attr")] if m else [(t, "attr-class")]
+            return []
+        if raw.startswith("super().") and cls_id:
+            m = g.method(cls_id, raw[8:], skip_self=True)
+            return [(m, "super")] if m else []
+        head, _, rest = raw.partition(".")
+        if c.func and head in local_types.get(c.func, {}) and rest and "." not in rest:
+            t = local_types[c.func][head]
+            m = g.method(t, rest)
+            return [(m, "local")] if m else []
+        if c.func and "." not in raw:
+            scope = c.func
+            while scope:  # a nested function of this one or of an enclosing one
+                nested = f"{path}::{scope}.{raw}"
+                if nested in g.nodes:
+                    return [(nested, "call")]
+                scope = scope.rsplit(".", 1)[0] if "." in scope else ""
+        t = self.symbol(path, c.callee if c.callee != raw else raw)
+        if t is None and c.callee != raw:
+            t = self.symbol(path, raw)
+        if t is None:
+            return []
+        return [(t, "ctor" if g.nodes[t].kind == "class" else "call")]
+
+
+def resolve_value(facts: PyFacts, text: str) -> str:
+    """TEXT with its first name replaced by what it was imported as (pyfacts.resolve)."""
+    return resolve(text, facts.imports)
+
+
+__all__ = ["CallGraph", "Node", "build", "MODULE", "ClassDef", "FuncDef"]

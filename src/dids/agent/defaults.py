@@ -1,0 +1,305 @@
+"""The value a name has under the shipped defaults, and branch conditions evaluated with it.
+
+A branch whose condition is false under the defaults (`if self.executor_type == "e2b":` where
+the constructor default is "local"; `if config.confirmation_mode:` where the field defaults to
+False; `if os.getenv("USE_SANDBOX"):` with no default) holds opt-in code: it runs only when a
+user changes that setting. Values come from, in order: the README snippet's constructor
+arguments, the enclosing function's parameter defaults, `self.x = x` bound from an `__init__`
+parameter, class fields (dataclass/pydantic `Field(default=...)`), module constants and the
+index's settings (env defaults, compose, `.env` examples). Anything else is unknown, and an
+unknown condition is taken (code is on the path unless the defaults say otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..index.pyfacts import Block, PyFacts
+from ..index.settings import strip_quotes
+
+_UNKNOWN = object()
+_CMP = re.compile(r"^(?P<lhs>.+?)\s*(?P<op>==|!=|\bis not\b|\bis\b|\bnot in\b|\bin\b)\s*(?P<rhs>.+)$")
+_NAME = re.compile(r"^(?:not\s+)?([A-Za-z_][\w.]*)(?:\.lower\(\)|\.upper\(\)|\.value)?$")
+_GETENV = re.compile(r"""^(?:os\.)?(?:environ\.get|getenv)\(\s*["'](\w+)["']\s*(?:,\s*(.+?))?\s*\)$""")
+_FIELD_DEFAULT = re.compile(r"^(?:\w+\.)?Field\((?:\s*default\s*=\s*)?([^,()]+|\"[^\"]*\"|'[^']*')")
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A branch the shipped defaults do not enter: where it is and what would enable it."""
+
+    path: str
+    line: int
+    condition: str
+    setting: str  # the name the condition reads ("executor_type", "RUNTIME")
+
+    def label(self) -> str:
+        return f"opt-in:{self.setting}"
+
+
+# Names a user sets to choose behaviour (a mode, a backend, a switch), as opposed to data that
+# only exists at run time (a message's role, a result's error): only these make a branch opt-in.
+_SETTING_NAME = re.compile(
+    r"mode|type$|kind$|backend|runtime|provider|enable|disable|^use_|_use_|allow|auto|confirm|"
+    r"approv|sandbox|executor|telemetry|trac(e|ing)|debug|safe|strict|interactive|secure|"
+    r"isolat|remote|local|docker|yolo|trust|unsafe|dangerous|permission|policy|guard|mask|"
+    r"redact|offline|dry_?run|headless|skip_|no_", re.I)
+_CONFIG_HEAD = re.compile(r"^(self\.)?(_?config|_?settings|cfg|conf|options|opts|args|flags|"
+                          r"app_config|global_config|env)\b|(config|settings|options)$", re.I)
+_CONFIG_CLASS = re.compile(r"(Config|Settings|Options|Preferences|Profile|Flags)$")
+
+
+class Defaults:
+    def __init__(self, py: dict[str, PyFacts], settings, overrides: dict[str, str] | None = None,
+                 roots: set[tuple[str, str]] = frozenset()):
+        self.py = py
+        self.roots = roots  # (path, qualname) of entry functions: their parameter defaults count
+        self.overrides = {k.lower(): v for k, v in (overrides or {}).items()}
+        self._fields: dict[str, set[str]] = {}
+        for facts in py.values():
+            config_classes = {c.qualname for c in facts.classes if _CONFIG_CLASS.search(c.name)
+                              or any(b.endswith(("BaseSettings", "Settings", "Config"))
+                                     for b in c.bases)}
+            for a in facts.assigns:
+                if a.scope_kind != "class" or a.scope not in config_classes or a.op != "=" or \
+                        not a.target.isidentifier() or not a.value:
+                    continue
+                v = a.value.strip()
+                m = _FIELD_DEFAULT.match(v)
+                if m:
+                    v = m.group(1).strip()
+                if _literal(v) is not _UNKNOWN:
+                    self._fields.setdefault(a.target.lower(), set()).add(v)
+        self._settings: dict[str, set[str]] = {}
+        for s in settings:
+            for k in {s.key, s.var or s.key}:
+                if s.value is not None:
+                    self._settings.setdefault(k.lower(), set()).add(_quote(s.value))
+        self._chains: dict[tuple[str, str | None], list[Block]] = {}
+
+    # -- values ------------------------------------------------------------------------------
+    def value(self, facts: PyFacts, func: str | None, name: str):
+        """The literal NAME holds by default in FUNC of FACTS (a Python value), or _UNKNOWN.
+
+        Only settings have defaults here: env lookups, module constants and configuration
+        fields, parameters of entry functions and constructor switches bound to `self`. Data
+        (a message's role, a result's flag, an internal function's optional argument) is
+        unknown, so the branch that tests it is taken."""
+        m = _GETENV.match(name)
+        if m:
+            return _literal(m.group(2)) if m.group(2) else None
+        parts = name.split(".")
+        last = parts[-1]
+        if last.lower() in self.overrides and _SETTING_NAME.search(last):
+            return _literal(self.overrides[last.lower()])
+        d = _func(facts, func)
+        if len(parts) == 1:
+            if d is not None and (facts.path, d.qualname) in self.roots:
+                p = next((p for p in d.params if p.name == name), None)
+                if p is not None:
+                    return _literal(p.default) if p.default is not None else _UNKNOWN
+            if d is not None and any(p.name == name for p in d.params):
+                return _UNKNOWN  # an argument its callers choose
+            return self._table(self._settings, name)
+        if parts[0] == "self" and len(parts) == 2 and d is not None and d.cls and \
+                _SETTING_NAME.search(last):
+            v = self._self_value(facts, d.cls, last)
+            if v is not _UNKNOWN:
+                return v
+        if _CONFIG_HEAD.search(".".join(parts[:-1])) or (parts[0] == "self" and _SETTING_NAME.search(last)):
+            v = self._table(self._fields, last)
+            if v is _UNKNOWN:
+                v = self._table(self._settings, last)
+            return v
+        return _UNKNOWN
+
+    @staticmethod
+    def _table(table: dict[str, set[str]], key: str):
+        vals = table.get(key.lower())
+        if vals and len(vals) == 1:
+            return _literal(next(iter(vals)))
+        return _UNKNOWN
+
+    def _self_value(self, facts: PyFacts, cls: str, attr: str):
+        for a in facts.assigns:
+            if a.target != f"self.{attr}" or a.op != "=" or not a.value:
+                continue
+            d = _func(facts, a.scope)
+            if d is None or d.cls != cls or d.name != "__init__":
+                continue
+            v = a.value.strip()
+            lit = _literal(v)
+            if lit is not _UNKNOWN:
+                return lit
+            first = re.split(r"\s+or\s+", v)[0].strip()
+            p = next((p for p in d.params if p.name == first), None)
+            if p is not None and p.default is not None:
+                key = p.name.lower()
+                return _literal(self.overrides[key]) if key in self.overrides else _literal(p.default)
+        for a in facts.assigns:  # a class attribute default
+            if a.scope == cls and a.scope_kind == "class" and a.target == attr and a.value:
+                return _literal(a.value)
+        return _UNKNOWN
+
+    # -- conditions --------------------------------------------------------------------------
+    def truth(self, facts: PyFacts, func: str | None, cond: str):
+        """True/False when COND is decided by the defaults, else None."""
+        cond = cond.strip()
+        if cond.startswith("(") and cond.endswith(")") and cond.count("(") == 1:
+            cond = cond[1:-1].strip()
+        if "(" not in cond.replace(".lower()", "").replace(".upper()", "") or _GETENV.match(cond):
+            for op in (" and ", " or "):
+                if op in cond:
+                    parts = [self.truth(facts, func, p) for p in cond.split(op)]
+                    if op == " and ":
+                        return False if False in parts else (True if all(parts) else None)
+                    return True if True in parts else (False if all(p is False for p in parts) else None)
+        negate = cond.startswith("not ")
+        body = cond[4:].strip() if negate else cond
+        m = _CMP.match(body)
+        if m and not negate:
+            lhs = self.value(facts, func, _bare(m.group("lhs")))
+            if lhs is _UNKNOWN:
+                return None
+            rhs_text = m.group("rhs").strip()
+            op = m.group("op")
+            if op in ("in", "not in"):
+                items = [_literal(x.strip()) for x in rhs_text.strip("()[]{}").split(",") if x.strip()]
+                if any(i is _UNKNOWN for i in items):
+                    return None
+                hit = _norm(lhs) in [_norm(i) for i in items]
+                return hit if op == "in" else not hit
+            rhs = _literal(rhs_text)
+            if rhs is _UNKNOWN:
+                return None
+            if op in ("is", "=="):
+                return _norm(lhs) == _norm(rhs)
+            return _norm(lhs) != _norm(rhs)
+        nm = _NAME.match(body) or (_GETENV.match(body) and re.match(r"(.*)", body))
+        if nm:
+            v = self.value(facts, func, nm.group(1) if _NAME.match(body) else body)
+            if v is _UNKNOWN:
+                return None
+            return (not bool(v)) if negate else bool(v)
+        return None
+
+    def guard_at(self, path: str, func: str | None, line: int) -> Guard | None:
+        """The first enclosing branch of PATH:LINE (within FUNC) the defaults do not enter."""
+        facts = self.py.get(path)
+        if facts is None:
+            return None
+        chain = self._blocks_of(path, facts, func)
+        for i, b in enumerate(chain):
+            if not (b.line <= line <= b.end_line) or b.kind not in ("if", "elif", "else"):
+                continue
+            if b.line == line:
+                continue  # the condition itself runs whatever it decides
+            taken = self._taken(facts, func, chain, i)
+            if taken is False:
+                cond = b.head or "else of " + self._chain_heads(chain, i)
+                return Guard(path, b.line, cond, _setting_of(cond))
+        return None
+
+    def _blocks_of(self, path: str, facts: PyFacts, func: str | None) -> list[Block]:
+        key = (path, func)
+        got = self._chains.get(key)
+        if got is None:
+            got = self._chains[key] = [b for b in facts.blocks if b.func == func]
+        return got
+
+    def _previous(self, chain: list[Block], i: int) -> int | None:
+        """The if/elif block right before chain[i] in the same if-chain, or None."""
+        b = chain[i]
+        for j in range(i - 1, -1, -1):
+            p = chain[j]
+            if p.kind in ("if", "elif") and p.end_line < b.line and b.line - p.end_line <= 3 and \
+                    not any(q.line <= p.line and q.end_line >= b.line and q is not p
+                            for q in chain[j + 1:i] if q.kind in ("if", "elif")):
+                return j
+            if p.line < b.line and p.end_line >= b.line:
+                return None  # an enclosing block: no sibling before this one
+        return None
+
+    def _taken(self, facts, func, chain, i):
+        b = chain[i]
+        own = None if b.kind == "else" else self.truth(facts, func, b.head)
+        if b.kind == "if":
+            return own
+        j = self._previous(chain, i)
+        earlier = []
+        while j is not None:
+            earlier.append(self.truth(facts, func, chain[j].head))
+            if chain[j].kind == "if":
+                break
+            j = self._previous(chain, j)
+        if True in earlier:
+            return False
+        if b.kind == "else":
+            return True if earlier and all(e is False for e in earlier) else None
+        return own
+
+    def _chain_heads(self, chain, i) -> str:
+        j = self._previous(chain, i)
+        return chain[j].head if j is not None else "a branch"
+
+
+def _func(facts: PyFacts, qual: str | None):
+    if not qual:
+        return None
+    return next((d for d in facts.defs if d.qualname == qual), None)
+
+
+def _bare(text: str) -> str:
+    t = text.strip()
+    for suffix in (".lower()", ".upper()", ".value", ".strip()"):
+        t = t.removesuffix(suffix)
+    return t
+
+
+def _setting_of(cond: str) -> str:
+    m = _GETENV.search(cond) or re.search(r"""(?:environ\.get|getenv)\(\s*["'](\w+)["']""", cond)
+    if m:
+        return m.group(1)
+    names = re.findall(r"[A-Za-z_][\w.]*", cond)
+    names = [n for n in names if n not in ("not", "and", "or", "is", "in", "None", "True", "False",
+                                           "else", "of", "a", "branch")]
+    return names[0].split(".")[-1] if names else cond[:40]
+
+
+def _quote(v: str) -> str:
+    v = v.strip()
+    if _literal(v) is not _UNKNOWN:
+        return v
+    return repr(v)
+
+
+def _literal(text: str | None):
+    if text is None:
+        return _UNKNOWN
+    t = text.strip()
+    if t in ("True", "true"):
+        return True
+    if t in ("False", "false"):
+        return False
+    if t == "None":
+        return None
+    if re.match(r"^-?\d+(\.\d+)?$", t):
+        return float(t) if "." in t else int(t)
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "\"'" and t.count(t[0]) == 2:
+        return t[1:-1]
+    m = re.match(r"^[A-Za-z_][\w]*\.([A-Z_][A-Z0-9_]*)$", t)  # Enum.MEMBER
+    if m:
+        return m.group(1).lower()
+    if t in ("[]", "{}", "()", "set()", "dict()", "list()"):
+        return []
+    return _UNKNOWN
+
+
+def _norm(v):
+    if isinstance(v, str):
+        return v.lower()
+    return v
+
+
+__all__ = ["Defaults", "Guard", "strip_quotes"]

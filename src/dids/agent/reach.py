@@ -1,0 +1,230 @@
+"""Reach of every place in the tree: on the scored path, opt-in, or off the path.
+
+- `default`: reached by the call graph from the scored entry points without entering a branch the
+  shipped defaults skip;
+- `opt-in:<setting>`: reached only through such a branch (the setting that enables it is named);
+- `off-path`: reached only from other entry points (an onboarding command, a second server), or
+  not reached at all and in a place a product does not run from (build, install, CI, evaluation
+  and benchmark scripts, separately licensed `enterprise/`/`ee/` folders, migrations);
+- `library`: not reached, but package code a user may still call (plugins loaded by name,
+  public API): it counts, ranked after what is reached.
+
+Distance from the entry points ranks evidence: the fewer calls from the loop, the more decisive.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .callgraph import MODULE, CallGraph
+from .defaults import _UNKNOWN as _UNKNOWN_VALUE, Defaults, Guard
+from .entrypoints import EntryPoints
+
+_OFF_PATH_DIR = re.compile(
+    r"(^|/)(scripts?|tools?/(dev|build|release)|build_?\w*|installers?|install|setup_?\w*|ci|"
+    r"\.github|\.gitlab|\.circleci|hack|dev|devtools|evaluation|evals?|benchmarks?|bench|"
+    r"migrations|alembic|enterprise|ee|[\w-]*-ee|saas|docs_src|third_party|contrib|"
+    r"playground|sandbox_images|containers/dev|\.devcontainer)/", re.I)
+_OFF_PATH_FILE = re.compile(r"(^|/)(setup|build|build_\w+|make_\w+|release|noxfile|tasks|"
+                            r"conftest|manage|fabfile|install\w*)\.py$", re.I)
+
+
+@dataclass
+class Reach:
+    graph: CallGraph
+    entries: EntryPoints
+    defaults: Defaults
+    dist: dict[str, int] = field(default_factory=dict)
+    parent: dict[str, tuple[str, int, str]] = field(default_factory=dict)
+    opt: dict[str, int] = field(default_factory=dict)  # reached only through a skipped branch
+    opt_guard: dict[str, Guard] = field(default_factory=dict)
+    alt: set[str] = field(default_factory=set)  # reached from other entry points only
+    index: object = None
+    _guards: dict[tuple[str, int], Guard | None] = field(default_factory=dict)
+    _choices: dict[tuple[str, str], str | None] = field(default_factory=dict)
+
+    def compute(self) -> "Reach":
+        g, ep = self.graph, self.entries
+        self.dist, self.parent = g.reach(ep.roots, calls=ep.calls, exclude=ep.exclude,
+                                         follow=self._follow)
+        wide, wparent = g.reach(ep.roots, calls=ep.calls, exclude=ep.exclude)
+        for nid, d in wide.items():
+            if nid not in self.dist:
+                self.opt[nid] = d
+                self.opt_guard[nid] = self._first_guard(nid, wparent)
+        others = [e.node for e in ep.others if e.node] + sorted(ep.exclude)
+        if others:
+            alt, _ = g.reach(others)
+            self.alt = {n for n in alt if n not in wide}
+        return self
+
+    def _follow(self, src: str, line: int, how: str) -> bool:
+        if how.startswith("registry:"):
+            _, name, key = how.split(":", 2)
+            choice = self._registry_choice(src, name)
+            if choice is not None and choice != key.lower():
+                return False
+            return self._guard(src, line) is None
+        if how not in ("call", "ctor", "self", "attr", "attr-class", "local", "ref", "import",
+                       "super"):
+            return True
+        return self._guard(src, line) is None
+
+    def _registry_choice(self, src: str, name: str) -> str | None:
+        """The key a backend registry NAME is looked up with under the shipped defaults:
+        `REG[self.executor_type]`, `REG.get(config.runtime)`, or (one hop) the argument a
+        caller passes for the parameter used as the key; else the setting the registry is
+        named after (`_DEFAULT_RUNTIME_CLASSES` → `runtime`). None when undecided."""
+        memo_key = (src.split("::")[0], name)
+        if memo_key in self._choices:
+            return self._choices[memo_key]
+        self._choices[memo_key] = None
+        names = {name} | {a for a, d in self.graph.registry_alias.items() if d == name}
+        choice = None
+        for n in sorted(names):
+            pat = re.compile(rf"\b{re.escape(n)}(?:\[([^\]]+)\]|\.get\(\s*([^,)]+))")
+            for facts in self.index.source_py():
+                if not facts.idents.get(n.split(".")[-1]):
+                    continue
+                text = self.index.text(facts.path)
+                for m in pat.finditer(text):
+                    expr = (m.group(1) or m.group(2) or "").strip()
+                    line = text.count("\n", 0, m.start()) + 1
+                    func = facts.func_at(line)
+                    choice = self._key_value(facts, func, expr)
+                    if choice is not None:
+                        break
+                if choice is not None:
+                    break
+            if choice is not None:
+                break
+        if choice is None:
+            stem = re.sub(r"(?i)^_+|_?(default|all|available|known)_?|_?(classes|class|map|mapping|"
+                          r"registry|types|impls?|backends?|factories|factory)$", "", name.split(".")[-1])
+            stem = stem.strip("_")
+            if stem:
+                v = self.defaults._table(self.defaults._fields, stem)
+                if v is _UNKNOWN_VALUE:
+                    v = self.defaults._table(self.defaults._settings, stem)
+                choice = v.lower() if isinstance(v, str) else None
+        self._choices[memo_key] = choice
+        return choice
+
+    def _key_value(self, facts, func, expr: str, hop: int = 0) -> str | None:
+        qual = func.qualname if func else None
+        v = self.defaults.value(facts, qual, expr)
+        if isinstance(v, str):
+            return v.lower()
+        if hop or func is None or not expr.isidentifier():
+            return None
+        idx = next((i for i, p in enumerate(func.params) if p.name == expr), None)
+        if idx is None:
+            return None
+        if func.params and func.params[0].name in ("self", "cls"):
+            idx -= 1
+        for caller_facts, c in self.index.calls_named({func.name}):
+            arg = c.kw(expr) or (c.args[idx] if 0 <= idx < len(c.args) else None)
+            if arg:
+                got = self._key_value(caller_facts, caller_facts.func_at(c.line), arg.strip(), 1)
+                if got is not None:
+                    return got
+        return None
+
+    def _guard(self, src: str, line: int) -> Guard | None:
+        node = self.graph.nodes.get(src)
+        if node is None or node.kind != "function":
+            return None
+        key = (src, line)
+        if key not in self._guards:
+            self._guards[key] = self.defaults.guard_at(node.path, node.qualname, line)
+        return self._guards[key]
+
+    def _first_guard(self, nid: str, parent: dict) -> Guard | None:
+        """The skipped branch on NID's path from the entry points (the edge that left the
+        default walk)."""
+        seen = set()
+        while nid in parent and nid not in seen:
+            seen.add(nid)
+            src, line, how = parent[nid]
+            if src in self.dist:
+                if how.startswith("registry:"):
+                    _, name, key = how.split(":", 2)
+                    node = self.graph.nodes[src]
+                    return Guard(node.path, line, f"{name} selects {key!r} (default "
+                                 f"{self._registry_choice(src, name)!r})", name.split(".")[-1])
+                return self._guard(src, line)
+            nid = src
+        return None
+
+    # -- queries -----------------------------------------------------------------------------
+    def node(self, path: str, line: int) -> str:
+        return self.graph.node_at(path, line)
+
+    def of(self, path: str, line: int | None) -> str:
+        """default | opt-in:<setting> | off-path | library for PATH:LINE."""
+        if line is None:
+            line = 1
+        nid = self.node(path, line)
+        module = f"{path}::{MODULE}"
+        if nid in self.dist:
+            g = self._guard(nid, line)
+            return g.label() if g is not None else "default"
+        if nid in self.opt:
+            guard = self.opt_guard.get(nid)
+            return guard.label() if guard else "opt-in"
+        if module in self.dist and self.graph.nodes.get(nid, None) is not None and \
+                self.graph.nodes[nid].kind == "class":
+            return "default"  # a class body runs when its module is imported
+        if nid in self.alt or module in self.alt:
+            return "off-path"
+        if offpath_place(path):
+            return "off-path"
+        if module not in self.graph.nodes:
+            return "library" if not offpath_place(path) else "off-path"
+        return "library"
+
+    def distance(self, path: str, line: int | None) -> int | None:
+        nid = self.node(path, line or 1)
+        if nid in self.dist:
+            return self.dist[nid]
+        if nid in self.opt:
+            return self.opt[nid] + 100
+        return None
+
+    def trail(self, path: str, line: int, limit: int = 8) -> list[tuple[str, int, str]]:
+        """The call path from an entry point to PATH:LINE: (node id, line, how), entry first."""
+        nid = self.node(path, line)
+        out: list[tuple[str, int, str]] = []
+        seen = set()
+        while nid in self.parent and nid not in seen and len(out) < 40:
+            seen.add(nid)
+            src, ln, how = self.parent[nid]
+            out.append((nid, ln, how))
+            nid = src
+        out.append((nid, self.graph.nodes[nid].line if nid in self.graph.nodes else 0, "entry"))
+        out.reverse()
+        return out[-limit:]
+
+
+def offpath_place(path: str) -> bool:
+    """A path a product does not run from: build/install/CI/evaluation scripts, migrations,
+    separately licensed folders, top-level build helpers."""
+    return bool(_OFF_PATH_DIR.search("/" + path) or _OFF_PATH_FILE.search(path)) or \
+        ("/" not in path and path.endswith(".py") and not path.startswith(("main", "app", "server",
+                                                                              "cli", "agent")))
+
+
+def compute(graph: CallGraph, entries: EntryPoints, index) -> Reach:
+    overrides = {}
+    for _callee, kwargs, _line in entries.snippet_calls:
+        for k, v in kwargs:
+            if k != "**":
+                overrides[k] = v
+    roots = set()
+    for nid in entries.roots:
+        node = graph.nodes.get(nid)
+        if node is not None and node.kind == "function":
+            roots.add((node.path, node.qualname))
+    defaults = Defaults({p: index.py[p] for p in index.py}, index.settings, overrides, roots)
+    return Reach(graph, entries, defaults, index=index).compute()

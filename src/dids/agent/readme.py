@@ -1,0 +1,179 @@
+"""The README's leading path: the first install command and what it runs next.
+
+A reviewer scores what a new user gets from the README's leading usage: the first `pip`/`pipx`/
+`uv`/`brew`/`npm`/`docker` install, then the first command or Python snippet after it. HTML
+comments are ignored (a commented-out install block is not the path), and so are commands that
+only set the tool up (`onboard`, `login`, `config`): the path is what runs the agent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_PROMPT = re.compile(r"^\s*(?:\$|>|#|PS>|%)\s+")
+_INSTALL = re.compile(
+    r"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+(?:pip|tool|add)|pipx|poetry\s+add|"
+    r"conda|brew|npm|pnpm|yarn|bun|go\s+install|cargo\s+install|docker|docker-compose|podman|"
+    r"curl|wget|git\s+clone|uvx)\b", re.I)
+_PY_LANGS = {"py", "python", "python3", "pycon", "ipython"}
+_SHELL_LANGS = {"", "bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "text",
+                "terminal", "fish"}
+CHORES = {"onboard", "onboarding", "setup", "init", "configure", "config", "login", "logout", "auth",
+          "update", "upgrade", "install", "uninstall", "deploy", "doctor", "version", "--version",
+          "help", "--help", "-h", "completion", "telemetry", "serve-docs", "migrate", "build",
+          "clone", "cd", "export", "set", "source", "echo", "mkdir", "cp", "mv", "git"}
+
+
+@dataclass
+class Block:
+    lang: str
+    line: int  # first line of the block's content (1-based)
+    lines: list[str]
+
+
+@dataclass
+class Command:
+    text: str
+    line: int
+    words: list[str]
+
+
+@dataclass
+class LeadingPath:
+    path: str  # the README file
+    install: Command | None = None
+    runs: list[Command] = field(default_factory=list)  # run commands after the install
+    snippet: Block | None = None  # a Python snippet after the install
+
+    @property
+    def first_run(self) -> Command | None:
+        return self.runs[0] if self.runs else None
+
+
+def blocks(text: str) -> list[Block]:
+    """Fenced code blocks in order, with their first content line. HTML comments are blanked
+    first (newlines kept), so line numbers stay true and commented-out blocks vanish."""
+    text = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    out: list[Block] = []
+    cur: Block | None = None
+    fence = ""
+    for i, line in enumerate(text.splitlines(), 1):
+        m = _FENCE.match(line)
+        if cur is None and m:
+            fence, cur = m.group(1), Block(m.group(2).lower(), i + 1, [])
+        elif cur is not None and line.strip().startswith(fence):
+            out.append(cur)
+            cur = None
+        elif cur is not None:
+            cur.lines.append(line)
+    return out
+
+
+def _commands(block: Block) -> list[Command]:
+    out = []
+    joined = ""
+    start = 0
+    for k, raw in enumerate(block.lines):
+        line = _PROMPT.sub("", raw).rstrip()
+        if not joined:
+            start = block.line + k
+        if line.endswith("\\"):
+            joined += line[:-1] + " "
+            continue
+        joined += line
+        text = joined.split(" #", 1)[0].strip()
+        joined = ""
+        if not text or text.startswith("#"):
+            continue
+        for part in re.split(r"\s*(?:&&|;)\s*", text):
+            words = part.split()
+            if words:
+                out.append(Command(part, start, words))
+    return out
+
+
+_LAUNCHERS = {"python", "python3", "uv", "uvx", "pipx", "npx", "docker", "podman", "docker-compose",
+              "poetry"}
+
+
+def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> LeadingPath:
+    """The README's first install command and the run commands or snippet that follow it.
+
+    A run command starts with one of PROGRAMS (the repository's console scripts) or a launcher
+    (`python -m`, `uvx`, `docker run`, ...); with no PROGRAMS, any plausible command name.
+    Run commands are collected from the block that holds the first run and from the blocks
+    after it until a command that is not a chore is found (a quick start often runs `x init`
+    before `x run`)."""
+    lp = LeadingPath(path)
+
+    def is_run(cmd: Command) -> bool:
+        w = cmd.words[0]
+        if programs:
+            return w in programs or w in _LAUNCHERS
+        return _plausible_run(cmd)
+
+    found_run = False
+    for b in blocks(text):
+        if b.lang in _PY_LANGS and not b.lang == "pycon":
+            if lp.snippet is None and not found_run and _looks_like_python(b):
+                lp.snippet = b
+                if lp.install is not None:
+                    break
+            continue
+        if b.lang not in _SHELL_LANGS:
+            continue
+        for cmd in _commands(b):
+            if _INSTALL.match(cmd.text) and not _is_run_of_docker(cmd):
+                if lp.install is None and not found_run:
+                    lp.install = cmd
+                continue
+            if not is_run(cmd):
+                continue
+            lp.runs.append(cmd)
+            found_run = True
+        if found_run and any(not is_chore(c) for c in lp.runs):
+            break
+        if lp.snippet is not None and lp.install is not None:
+            break
+    return lp
+
+
+def _looks_like_python(b: Block) -> bool:
+    body = "\n".join(b.lines)
+    return bool(re.search(r"^\s*(from\s+\S+\s+import|import\s+\w)|\w+\(", body, re.M))
+
+
+def _plausible_run(cmd: Command) -> bool:
+    w = cmd.words[0]
+    return bool(re.match(r"^[a-z][\w.-]*$", w)) and w not in CHORES
+
+
+def _is_run_of_docker(cmd: Command) -> bool:
+    """`docker run`/`docker compose up` start the product: a run command, not an install."""
+    w = cmd.words
+    return len(w) >= 2 and w[0] in ("docker", "podman", "docker-compose") and \
+        (w[1] in ("run", "up") or (w[1] == "compose" and "up" in w[2:4]))
+
+
+def is_chore(cmd: Command) -> bool:
+    """A command that sets the tool up rather than running the agent (`x onboard`, `cd dir`)."""
+    words = [w for w in cmd.words if not w.startswith("-")]
+    if not words:
+        return True
+    if words[0] in CHORES:
+        return True
+    return len(words) >= 2 and words[1] in CHORES
+
+
+def subcommand(cmd: Command) -> str | None:
+    """The subcommand of a run command (`holmes ask "..."` → ask), if any."""
+    for w in cmd.words[1:]:
+        if w.startswith("-"):
+            return None
+        if re.match(r"^[a-z][\w-]*$", w):
+            return w
+        return None
+    return None
