@@ -41,6 +41,17 @@ def code_digest() -> str:
     return h.hexdigest()[:16]
 
 
+def models_digest() -> str:
+    """sha256 over the library models (models/**/*.yaml): a new row can move a level."""
+    from .agent.semantics import digest_files, models_dir
+
+    h = hashlib.sha256()
+    base = models_dir()
+    for f in digest_files():
+        h.update(f.relative_to(base).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def rubric_digest() -> str:
     """The digest `load_rubric().digest` reports (sha256 over rubrics/*.yaml, names and bytes),
     computed from the files without parsing them: a cache hit needs no YAML at all."""
@@ -52,8 +63,8 @@ def rubric_digest() -> str:
 
 def context_digest() -> str:
     """What, besides URL and commit, a cached result depends on."""
-    text = json.dumps({"dids": __version__, "rubric": rubric_digest(), "code": code_digest()},
-                      sort_keys=True)
+    text = json.dumps({"dids": __version__, "rubric": rubric_digest(), "code": code_digest(),
+                       "models": models_digest()}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -391,12 +391,15 @@ class _Resolver:
 
         for c in facts.calls:
             src = caller_of(c.func, c.cls)
-            g.called_names.setdefault(src, set()).add(c.short)
             targets = self._call_targets(path, c, defs, local_types)
             if targets:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
+                if any(how in ("self", "super", "attr-class") for _t, how in targets):
+                    g.called_names.setdefault(src, set()).add(c.short)  # virtual: overrides too
             else:
+                # a method on a receiver of unknown class: any live class's method of that name
+                g.called_names.setdefault(src, set()).add(c.short)
                 g.unresolved.append((src, c.callee, c.line))
             for v in c.args + tuple(v for k, v in c.kwargs):
                 v = v.strip()
@@ -421,6 +424,12 @@ class _Resolver:
                         g.add_edge(src, t, a.line, f"registry:{a.target}:{key}")
                 for alias in _SPREAD.findall(a.value):
                     g.registry_alias[a.target] = alias
+            if a.scope_kind == "module" and a.target.isidentifier() and \
+                    _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit():
+                t = self._ref(path, a.value.strip(), None, None)
+                if t:  # an alias (`OldName = NewName`): a use of the alias reaches the target
+                    self.top.setdefault(path, {}).setdefault(a.target, t)
+                    continue
             for name in set(_IDENT.findall(_STRINGS.sub('""', a.value))):
                 if name in keyed:
                     continue

@@ -21,6 +21,9 @@ from .callgraph import MODULE, CallGraph
 from .defaults import _UNKNOWN as _UNKNOWN_VALUE, Defaults, Guard
 from .entrypoints import EntryPoints
 
+_ANY_KEY = "\0any"  # a registry whose entries the model picks by name (tools, actions)
+_MODEL_KEY = re.compile(r"tool|function|action|call|command|cmd|\bname\b|_name\b|\bop\b|"
+                        r"operation|intent|step", re.I)
 _OFF_PATH_DIR = re.compile(
     r"(^|/)(scripts?|tools?/(dev|build|release)|build_?\w*|installers?|install|setup_?\w*|ci|"
     r"\.github|\.gitlab|\.circleci|hack|dev|devtools|evaluation|evals?|benchmarks?|bench|"
@@ -43,9 +46,11 @@ class Reach:
     index: object = None
     _guards: dict[tuple[str, int], Guard | None] = field(default_factory=dict)
     _choices: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    _root_set: set[str] = field(default_factory=set)
 
     def compute(self) -> "Reach":
         g, ep = self.graph, self.entries
+        self._root_set = set(ep.roots)
         self.dist, self.parent = g.reach(ep.roots, calls=ep.calls, exclude=ep.exclude,
                                          follow=self._follow)
         wide, wparent = g.reach(ep.roots, calls=ep.calls, exclude=ep.exclude)
@@ -63,11 +68,11 @@ class Reach:
         if how.startswith("registry:"):
             _, name, key = how.split(":", 2)
             choice = self._registry_choice(src, name)
-            if choice is not None and choice != key.lower():
-                return False
+            if choice is None or (choice != _ANY_KEY and choice != key.lower()):
+                return False  # another backend, or a key chosen by data, not the defaults
             return self._guard(src, line) is None
         if how not in ("call", "ctor", "self", "attr", "attr-class", "local", "ref", "import",
-                       "super"):
+                       "super", "decorator"):
             return True
         return self._guard(src, line) is None
 
@@ -90,6 +95,9 @@ class Reach:
                 text = self.index.text(facts.path)
                 for m in pat.finditer(text):
                     expr = (m.group(1) or m.group(2) or "").strip()
+                    if _MODEL_KEY.search(expr):
+                        choice = _ANY_KEY  # the model names the entry: every entry is live
+                        break
                     line = text.count("\n", 0, m.start()) + 1
                     func = facts.func_at(line)
                     choice = self._key_value(facts, func, expr)
@@ -133,12 +141,32 @@ class Reach:
 
     def _guard(self, src: str, line: int) -> Guard | None:
         node = self.graph.nodes.get(src)
-        if node is None or node.kind != "function":
+        if node is None:
+            return None
+        if node.kind == "module":
+            # `if __name__ == "__main__":` runs only when the module is the program itself
+            if src in self._root_set:
+                return None
+            key = (src, line)
+            if key not in self._guards:
+                self._guards[key] = self._main_guard(node.path, line)
+            return self._guards[key]
+        if node.kind != "function":
             return None
         key = (src, line)
         if key not in self._guards:
             self._guards[key] = self.defaults.guard_at(node.path, node.qualname, line)
         return self._guards[key]
+
+    def _main_guard(self, path: str, line: int) -> Guard | None:
+        facts = self.index.py.get(path) if self.index is not None else None
+        if facts is None:
+            return None
+        for b in facts.blocks:
+            if b.func is None and b.kind == "if" and b.line < line <= b.end_line and \
+                    "__main__" in b.head and "__name__" in b.head:
+                return Guard(path, b.line, b.head, "__main__")
+        return None
 
     def _first_guard(self, nid: str, parent: dict) -> Guard | None:
         """The skipped branch on NID's path from the entry points (the edge that left the
@@ -169,9 +197,13 @@ class Reach:
         module = f"{path}::{MODULE}"
         if nid in self.dist:
             g = self._guard(nid, line)
+            if g is not None and g.setting == "__main__":
+                return "off-path"  # a script block: runs only when this module is the program
             return g.label() if g is not None else "default"
         if nid in self.opt:
             guard = self.opt_guard.get(nid)
+            if guard is not None and guard.setting == "__main__":
+                return "off-path"  # only run when another module is the program
             return guard.label() if guard else "opt-in"
         if module in self.dist and self.graph.nodes.get(nid, None) is not None and \
                 self.graph.nodes[nid].kind == "class":

@@ -1,0 +1,126 @@
+"""Library models as data: what a third-party call means (`models/<language>/*.yaml`).
+
+Each file names one kind (exec, llm, network, prompt, persist, telemetry, credential, mcp,
+loader) and lists rows. A row matches an import-resolved dotted callee exactly (`call:
+subprocess.run`), or by its last dotted parts (`suffix: containers.run`) in a file that imports
+one of `imports` (methods on objects whose type a static reader cannot know). Every other key of
+a row is an attribute of the meaning (`class: container`, `sender: posthog`, `why: ...`).
+Adding a library is a data change: a new row and a fixture that uses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from ..index.pyfacts import Call, PyFacts
+from ..rubric import data_dir
+
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_RESERVED = ("call", "suffix", "imports", "why")
+
+
+@dataclass(frozen=True)
+class Row:
+    kind: str
+    id: str  # "<kind>:<call or suffix>", stable for tests and evidence
+    call: str | None
+    suffix: tuple[str, ...]
+    imports: tuple[str, ...]
+    why: str
+    attrs: tuple[tuple[str, object], ...] = ()
+
+    def get(self, key: str, default=None):
+        for k, v in self.attrs:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass
+class Semantics:
+    rows: list[Row] = field(default_factory=list)
+    by_call: dict[str, list[Row]] = field(default_factory=dict)
+    by_last: dict[str, list[Row]] = field(default_factory=dict)
+
+    def add(self, row: Row) -> None:
+        self.rows.append(row)
+        if row.call:
+            self.by_call.setdefault(row.call, []).append(row)
+        if row.suffix:
+            self.by_last.setdefault(row.suffix[-1], []).append(row)
+
+    def names(self, kind: str | None = None) -> set[str]:
+        """Short names of every callee a row of KIND can match (for calls_named)."""
+        out = set()
+        for r in self.rows:
+            if kind and r.kind != kind:
+                continue
+            if r.call:
+                out.add(r.call.rsplit(".", 1)[-1])
+            if r.suffix:
+                out.add(r.suffix[-1])
+        return out
+
+    def match(self, facts: PyFacts, call: Call, kind: str | None = None) -> list[Row]:
+        """The rows CALL in FACTS matches (exact callee first), of KIND when given."""
+        out = [r for r in self.by_call.get(call.callee, ()) if kind is None or r.kind == kind]
+        cands = self.by_last.get(call.short, ())
+        if cands:
+            parts = tuple(call.callee.split("."))
+            mods = imported_modules(facts)
+            for r in cands:
+                if r in out or (kind and r.kind != kind):
+                    continue
+                if parts[-len(r.suffix):] != r.suffix:
+                    continue
+                if r.imports and not any(m in mods for m in r.imports):
+                    continue
+                out.append(r)
+        return out
+
+
+_mods_memo: dict[int, tuple[PyFacts, frozenset[str]]] = {}
+
+
+def imported_modules(facts: PyFacts) -> frozenset[str]:
+    """Top-level names of the modules FACTS imports (absolute imports only)."""
+    hit = _mods_memo.get(id(facts))
+    if hit is not None and hit[0] is facts:
+        return hit[1]
+    mods = frozenset(o.split(".")[0] for o in facts.imports.values() if o and not o.startswith("."))
+    if len(_mods_memo) > 50_000:
+        _mods_memo.clear()
+    _mods_memo[id(facts)] = (facts, mods)
+    return mods
+
+
+def models_dir() -> Path:
+    return data_dir("models")
+
+
+@lru_cache(maxsize=4)
+def load(language: str = "python", directory: str | None = None) -> Semantics:
+    d = Path(directory) if directory else models_dir() / language
+    sem = Semantics()
+    for f in sorted(d.glob("*.yaml")):
+        data = yaml.load(f.read_text(), Loader=_SAFE_LOADER) or {}
+        kind = data["kind"]
+        for raw in data.get("rows", ()):
+            call = raw.get("call")
+            suffix = tuple(str(raw["suffix"]).split(".")) if raw.get("suffix") else ()
+            if not call and not suffix:
+                raise ValueError(f"{f.name}: a row needs call or suffix: {raw}")
+            attrs = tuple(sorted((k, v) for k, v in raw.items() if k not in _RESERVED))
+            sem.add(Row(kind=kind, id=f"{kind}:{call or raw['suffix']}", call=call,
+                        suffix=suffix, imports=tuple(raw.get("imports", ())),
+                        why=str(raw.get("why", "")), attrs=attrs))
+    return sem
+
+
+def digest_files() -> list[Path]:
+    """The model files (for the result cache's context digest)."""
+    return sorted(models_dir().rglob("*.yaml"))
