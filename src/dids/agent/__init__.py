@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .callgraph import CallGraph, build as build_graph
 from .entrypoints import EntryPoints, find as find_entries
 from .reach import Reach, compute as compute_reach
+from .session import Session, build as build_session
 
 
 @dataclass
@@ -16,6 +17,7 @@ class AgentModel:
     graph: CallGraph
     entries: EntryPoints
     reach: Reach
+    session: Session
 
 
 def build_model(index) -> AgentModel:
@@ -23,7 +25,8 @@ def build_model(index) -> AgentModel:
     graph = build_graph(py)
     entries = find_entries(index, graph)
     reach = compute_reach(graph, entries, index)
-    return AgentModel(graph=graph, entries=entries, reach=reach)
+    session = build_session(index, graph, reach)
+    return AgentModel(graph=graph, entries=entries, reach=reach, session=session)
 
 
 __all__ = ["AgentModel", "build_model"]

@@ -175,6 +175,24 @@ class CallGraph:
                         visit(cid, d + 1, (nid, node.line, "base"))
         return dist, parent
 
+    def overrides(self, method_id: str) -> list[str]:
+        """Methods of the same name in subclasses of METHOD_ID's class (virtual dispatch)."""
+        node = self.nodes.get(method_id)
+        if node is None or not node.cls:
+            return []
+        cls_id = f"{node.path}::{node.cls}"
+        out, stack, seen = [], list(self.subclasses.get(cls_id, ())), set()
+        while stack:
+            c = stack.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            m = self.methods.get(c, {}).get(node.name)
+            if m:
+                out.append(m)
+            stack.extend(self.subclasses.get(c, ()))
+        return out
+
     def extends_external(self, cls_id: str) -> bool:
         """Whether CLS_ID or a repository base of it names a base class from outside the repo."""
         return any(self._external_bases.get(c) for c in self.mro(cls_id))
@@ -239,6 +257,7 @@ class _Resolver:
     def __init__(self, g: CallGraph, py: dict[str, PyFacts], toplevel: dict[str, dict[str, str]]):
         self.g, self.py, self.top = g, py, toplevel
         self.attr_types: dict[str, dict[str, str]] = {}  # class id -> attribute -> class id
+        self.attr_funcs: dict[str, dict[str, str]] = {}  # class id -> attribute -> function id
         self._memo: dict[tuple[str, str], str | None] = {}
 
     # -- names -------------------------------------------------------------------------------
@@ -363,6 +382,11 @@ class _Resolver:
                     t = self.annotation_class(path, p.annotation) if p else None
                 if t is None:
                     t = self.annotation_class(path, a.annotation)
+                if t is None and a.value and _DOTTED.match(a.value.strip()) and \
+                        not a.value.strip().startswith("self."):
+                    f = self._ref(path, a.value.strip(), d.qualname, None)
+                    if f and g.nodes[f].kind == "function":  # self.run = some_function
+                        self.attr_funcs.setdefault(cid, {})[a.target[5:]] = f
                 if t:
                     self.attr_types.setdefault(cid, {})[a.target[5:]] = t
             elif a.scope_kind == "class" and a.target.isidentifier() and a.annotation:
@@ -395,7 +419,7 @@ class _Resolver:
             if targets:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
-                if any(how in ("self", "super", "attr-class") for _t, how in targets):
+                if any(how in ("self", "super", "attr", "attr-class", "local") for _t, how in targets):
                     g.called_names.setdefault(src, set()).add(c.short)  # virtual: overrides too
             else:
                 # a method on a receiver of unknown class: any live class's method of that name
@@ -465,6 +489,13 @@ class _Resolver:
             if "." in c.qualname and c.qualname.rsplit(".", 1)[0] in class_quals:
                 g.add_edge(f"{path}::{c.qualname.rsplit('.', 1)[0]}", cid, c.line, "nested")
 
+    def _attr_func(self, cls_id: str, attr: str) -> str | None:
+        for k in self.g.mro(cls_id):
+            f = self.attr_funcs.get(k, {}).get(attr)
+            if f:
+                return f
+        return None
+
     def _dynamic_import_prefix(self, path: str, facts: PyFacts, arg: str) -> str | None:
         """The repository package an f-string module name is built under, if any."""
         m = re.match(r"""^f["']\{([\w.]+)\.__name__\}\.""", arg)
@@ -501,7 +532,7 @@ class _Resolver:
         if raw.startswith(("self.", "cls.")) and cls_id:
             rest = raw.split(".", 1)[1]
             if "." not in rest:
-                m = g.method(cls_id, rest)
+                m = g.method(cls_id, rest) or self._attr_func(cls_id, rest)
                 return [(m, "self")] if m else []
             attr, _, meth = rest.partition(".")
             if "." in meth:
@@ -509,7 +540,7 @@ class _Resolver:
             for k in g.mro(cls_id):
                 t = self.attr_types.get(k, {}).get(attr)
                 if t:
-                    m = g.method(t, meth)
+                    m = g.method(t, meth) or self._attr_func(t, meth)
                     return [(m, "attr")] if m else [(t, "attr-class")]
             return []
         if raw.startswith("super().") and cls_id:

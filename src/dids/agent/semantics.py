@@ -10,17 +10,19 @@ Adding a library is a data change: a new row and a fixture that uses it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
-from ..index.pyfacts import Call, PyFacts
+from ..index.pyfacts import Call, PyFacts, resolve
 from ..rubric import data_dir
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RESERVED = ("call", "suffix", "imports", "why")
+_LITERAL = re.compile(r"""^[rbfuRBFU]{0,2}["']""")
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,41 @@ def imported_modules(facts: PyFacts) -> frozenset[str]:
         _mods_memo.clear()
     _mods_memo[id(facts)] = (facts, mods)
     return mods
+
+
+_REF = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
+
+
+def matches(index) -> dict[str, list]:
+    """(facts, call, row) per kind, for every live call a row matches, in source order; computed
+    once per index. A callable passed as an argument counts as called there
+    (`retry(self.client.chat.completions.create, ...)`, `pool.submit(subprocess.run, ...)`)."""
+    key = ("_semantic_matches",)
+    got = index._search_cache.get(key)
+    if got is not None:
+        return got  # type: ignore[return-value]
+    sem = load()
+    names = sem.names()
+    out: dict[str, list] = {}
+    for facts, call in index.calls_where(lambda n: True):
+        candidates = [call] if call.short in names else []
+        for a in call.args[:2]:
+            a = a.strip()
+            if (_REF.match(a) and a.rsplit(".", 1)[-1] in names) or \
+                    (a.isidentifier() and a in facts.imports):
+                ref = resolve(a, facts.imports)
+                if ref.rsplit(".", 1)[-1] in names:
+                    candidates.append(replace(call, callee=ref, raw=a, args=(), kwargs=()))
+        for c in candidates:
+            for row in sem.match(facts, c):
+                code_arg = row.get("code_arg")
+                if code_arg is not None and (len(c.args) <= code_arg or
+                                             _LITERAL.match(c.args[code_arg])):
+                    continue  # exec("literal") runs no model-written code
+                out.setdefault(row.kind, []).append((facts, c, row))
+                break
+    index._search_cache[key] = out  # type: ignore[assignment]
+    return out
 
 
 def models_dir() -> Path:

@@ -8,51 +8,13 @@ meanings, not names. Which calls a kind covers is data; this module only applies
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-
-from ..agent.semantics import load
-from ..index.pyfacts import resolve
+from ..agent.semantics import matches
 from ..index.repo import RepoIndex
 from .base import finding, probe
 
-_LITERAL = re.compile(r"""^[rbfuRBFU]{0,2}["']""")
-
-
-_REF = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
-
-
-def _matches(index: RepoIndex) -> dict[str, list]:
-    """(facts, call, row) per kind, for every live call a row matches, in source order; computed
-    once per index. A callable passed as an argument counts as called there
-    (`retry(self.client.chat.completions.create, ...)`, `pool.submit(subprocess.run, ...)`)."""
-    key = ("_semantic_matches",)
-    got = index._search_cache.get(key)
-    if got is not None:
-        return got  # type: ignore[return-value]
-    sem = load()
-    names = sem.names()
-    out: dict[str, list] = {}
-    for facts, call in index.calls_where(lambda n: True):
-        candidates = [call] if call.short in names else []
-        for a in call.args[:2]:
-            if _REF.match(a) and a.rsplit(".", 1)[-1] in names:
-                candidates.append(replace(call, callee=resolve(a, facts.imports), raw=a,
-                                          args=(), kwargs=()))
-        for c in candidates:
-            for row in sem.match(facts, c):
-                code_arg = row.get("code_arg")
-                if code_arg is not None and (len(c.args) <= code_arg or
-                                             _LITERAL.match(c.args[code_arg])):
-                    continue  # exec("literal") runs no model-written code
-                out.setdefault(row.kind, []).append((facts, c, row))
-                break
-    index._search_cache[key] = out  # type: ignore[assignment]
-    return out
-
 
 def _scan(index: RepoIndex, kind: str):
-    for facts, call, row in _matches(index).get(kind, ()):
+    for facts, call, row in matches(index).get(kind, ()):
         where = call.func or "module scope"
         data = {k: v for k, v in row.attrs if isinstance(v, (str, int, bool))}
         yield finding(f"sem.{kind}", f"{call.raw}(...) in {where}: {row.why}", facts.path,
@@ -74,6 +36,9 @@ _register("exec", ("C4", "C1", "C8"), "Run model-driven code in a sandbox with a
           "kernel, container, remote sandbox, browser).")
 _register("llm", ("C10",), "Bound the loop that calls the model.",
           "Calls to a language model (the loop around them is the agent loop).")
+_register("agent_loop", ("C9", "C10"), "Bound the framework's agent loop.",
+          "Calls into an agent framework whose run is the agent loop (pydantic-ai, Claude Code SDK, "
+          "OpenAI Agents, LangGraph, CrewAI, AutoGen).")
 _register("network", ("C3", "C5"), "Restrict where tools may connect.", "Network egress calls.")
 _register("prompt", ("C2", "C8"), "Ask a human, showing the exact action, before it runs.",
           "Calls that wait for a person's answer (masked ones read secrets).")

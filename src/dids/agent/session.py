@@ -1,0 +1,291 @@
+"""The default session: the agent loop(s), what the model drives from them, and its executors.
+
+- An **agent loop** is a `for`/`while` loop whose body calls a language model, directly or
+  through a few calls (`while step < max_steps: self._step()` → `self.model.generate()`),
+  on the scored path.
+- **Model-driven** code is what the loops reach in the call graph: the tool dispatch and what
+  the tools call. An exec sink there runs what the model chose; one elsewhere (a version check at
+  start-up, a build step) is an orchestrator chore.
+- **Executors** are the exec sinks of the library models on the scored path, by isolation class
+  (host, in-process, kernel, container, remote sandbox, browser), model-driven or not, with the
+  opt-in ones (another backend, a mode) apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..index.pyfacts import Block
+from .callgraph import MODULE, CallGraph
+from .reach import Reach
+from .semantics import matches
+
+_LOOP_DEPTH = 4  # calls between a loop body and the model call it makes
+_DRIVEN_DEPTH = 14
+
+
+@dataclass(frozen=True)
+class Loop:
+    node: str  # the function holding the loop
+    path: str
+    line: int
+    end_line: int
+    head: str
+    llm: tuple[tuple[str, int], ...]  # the model calls it reaches (path, line)
+    depth: int  # calls from the loop body to the nearest model call
+    kind: str = "loop"  # loop | framework (a library runs it) | step (event-driven: one step per call)
+
+    def label(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Sink:
+    kind: str  # exec | network | ...
+    cls: str  # isolation class for exec
+    path: str
+    line: int
+    callee: str
+    reach: str
+    driven: bool  # reached from an agent loop
+    row: str
+
+
+@dataclass
+class Session:
+    loops: list[Loop] = field(default_factory=list)
+    driven: dict[str, int] = field(default_factory=dict)  # node -> calls from the nearest loop
+    sinks: list[Sink] = field(default_factory=list)
+
+    def executors(self, cls: str | None = None, *, reach: str = "default",
+                  driven: bool | None = None) -> list[Sink]:
+        out = []
+        for s in self.sinks:
+            if s.kind != "exec" or (cls and s.cls != cls):
+                continue
+            r = s.reach.split(":")[0]
+            if reach == "default" and r not in ("default", "library"):
+                continue
+            if reach == "opt-in" and r != "opt-in":
+                continue
+            if driven is not None and s.driven != driven:
+                continue
+            out.append(s)
+        return out
+
+    def is_driven(self, graph: CallGraph, path: str, line: int) -> bool:
+        return graph.node_at(path, line) in self.driven
+
+
+def build(index, graph: CallGraph, reach: Reach) -> Session:
+    sem = matches(index)
+    session = Session()
+    on_path = ("default", "library")
+    llm_sites = [(f.path, c.line) for f, c, _r in sem.get("llm", ())
+                 if reach.of(f.path, c.line).split(":")[0] in on_path]
+    llm_sites += _asks(index, reach, set(llm_sites))
+    framework = [(f.path, c.line, c.func) for f, c, _r in sem.get("agent_loop", ())
+                 if reach.of(f.path, c.line).split(":")[0] in on_path]
+    session.loops = _loops(index, graph, reach, llm_sites + [(p, ln) for p, ln, _f in framework])
+    for path, line, func in framework:  # the framework's run call is the loop itself
+        nid = graph.node_at(path, line)
+        if not any(lp.node == nid for lp in session.loops):
+            session.loops.append(Loop(nid, path, line, line, "framework run", ((path, line),), 0,
+                                      kind="framework"))
+    strong = [lp for lp in session.loops if lp.kind == "framework" or lp.depth <= 1]
+    steps = _steps(graph, reach, llm_sites)  # event-driven agents: one model step per event
+    session.loops = (session.loops + steps[:2]) if strong else (steps + session.loops)
+    session.driven = _driven(graph, reach, session.loops)
+    for kind in ("exec",):
+        for facts, call, row in sem.get(kind, ()):
+            r = reach.of(facts.path, call.line)
+            if r == "off-path":
+                continue
+            nid = graph.node_at(facts.path, call.line)
+            session.sinks.append(Sink(kind, str(row.get("class", "")), facts.path, call.line,
+                                      call.callee, r, nid in session.driven, row.id))
+    return session
+
+
+def _loops(index, graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
+    if not llm_sites:
+        return []
+    rev: dict[str, list[tuple[str, int]]] = {}
+    for src, edges in graph.edges.items():
+        for dst, line, how in edges:
+            if how in ("import", "package", "module", "nested", "decorator"):
+                continue
+            rev.setdefault(dst, []).append((src, line))
+            for o in graph.overrides(dst):
+                rev.setdefault(o, []).append((src, line))
+    dist, sites_of = _model_distance(graph, llm_sites, rev)
+    found: list[Loop] = []
+    for nid, d in dist.items():
+        node = graph.nodes.get(nid)
+        if node is None or node.kind != "function":
+            continue
+        facts = index.py.get(node.path)
+        if facts is None:
+            continue
+        blocks = [b for b in facts.blocks if b.func == node.qualname and b.kind in ("for", "while")]
+        if not blocks:
+            continue
+        if reach.of(node.path, node.line).split(":")[0] not in ("default", "library"):
+            continue
+        for b in blocks:
+            if _RETRY.search(b.head) or _calls_in_head(b, sites_of.get(nid, []), node.path):
+                continue  # a retry loop around the call, or a stream of its chunks
+            depth = _body_depth(graph, nid, b, dist, sites_of.get(nid, []))
+            if depth is not None:
+                found.append(Loop(nid, node.path, b.line, b.end_line, b.head,
+                                  tuple(sites_of.get(nid, [])[:3]), depth))
+    # the outermost loops first, nearest the entry points
+    found.sort(key=lambda lp: (reach.distance(lp.path, lp.line) or 999, lp.depth, lp.path, lp.line))
+    return _drop_nested(found)
+
+
+_RETRY = re.compile(r"attempt|retr|tries|backoff", re.I)
+# methods of a class that holds a model call and that callers use to ask the model
+_ASK = re.compile(r"^(a?completion|complete|a?generate\w*|a?chat\w*|a?invoke|call|__call__|query|ask|"
+                  r"predict|respond|run_llm|call_llm|llm_call)$")
+
+
+_ASKER = re.compile(r"(^|\.)(_?llm|_?model|_?client|chat_model|_?lm|provider|llm_client)\.(\w+)$")
+
+
+def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
+    """Calls that ask a model through an object the code names as one (`self.llm.completion(...)`,
+    `interpreter.llm.run(...)`, `self.model.generate(...)`): model calls whose client class the
+    static reader cannot see."""
+    out = []
+    for facts, c in index.calls_where(lambda n: True):
+        m = _ASKER.search(c.raw)
+        if not m or not (_ASK.match(m.group(3)) or m.group(3) in ("run", "stream", "create")):
+            continue
+        if (facts.path, c.line) in known:
+            continue
+        if reach.of(facts.path, c.line).split(":")[0] in ("default", "library"):
+            out.append((facts.path, c.line))
+    return out
+
+
+def _calls_in_head(b: Block, sites, path: str) -> bool:
+    """Whether a model call sits in the loop's own header (`for chunk in client.create(...)`)."""
+    head_lines = b.head.count("\n") + 1
+    return any(p == path and b.line <= ln <= b.line + head_lines for p, ln in sites)
+
+
+def _model_distance(graph: CallGraph, llm_sites, rev):
+    """Calls from each function to the nearest model call (callers walked backwards), and the
+    model calls it leads to. The asking methods of a class that wraps the model client
+    (`LLM.completion`, `Model.generate`) count as model calls themselves."""
+    dist: dict[str, int] = {}
+    sites_of: dict[str, list[tuple[str, int]]] = {}
+    queue: deque[str] = deque()
+
+    def seed(nid: str, site) -> None:
+        sites_of.setdefault(nid, []).append(site)
+        if nid not in dist:
+            dist[nid] = 0
+            queue.append(nid)
+
+    for path, line in llm_sites:
+        nid = graph.node_at(path, line)
+        seed(nid, (path, line))
+        node = graph.nodes.get(nid)
+        if node is not None and node.cls:
+            for name, mid in graph.methods.get(f"{node.path}::{node.cls}", {}).items():
+                if _ASK.match(name):
+                    seed(mid, (path, line))
+    while queue:
+        nid = queue.popleft()
+        if dist[nid] >= _LOOP_DEPTH:
+            continue
+        for src, _line in rev.get(nid, ()):
+            if src not in dist:
+                dist[src] = dist[nid] + 1
+                sites_of.setdefault(src, sites_of.get(nid, []))
+                queue.append(src)
+    return dist, sites_of
+
+
+def _steps(graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
+    """No loop around the model call (an event-driven agent: one step per event): the nearest
+    functions on the scored path that ask the model through one or two calls stand for it."""
+    rev: dict[str, list[tuple[str, int]]] = {}
+    for src, edges in graph.edges.items():
+        for dst, line, how in edges:
+            if how not in ("import", "package", "module", "nested", "decorator"):
+                rev.setdefault(dst, []).append((src, line))
+                for o in graph.overrides(dst):
+                    rev.setdefault(o, []).append((src, line))
+    dist, sites_of = _model_distance(graph, llm_sites, rev)
+    out = []
+    for nid, d in dist.items():
+        node = graph.nodes.get(nid)
+        if node is None or node.kind != "function" or d not in (1, 2):
+            continue
+        if reach.of(node.path, node.line) != "default":
+            continue
+        out.append(Loop(nid, node.path, node.line, node.end_line, "one step per event",
+                        tuple(sites_of.get(nid, [])[:3]), d, kind="step"))
+    out.sort(key=lambda lp: (-lp.depth, reach.distance(lp.path, lp.line) or 999, lp.path, lp.line))
+    return out[:3]
+
+
+def _body_depth(graph: CallGraph, nid: str, b: Block, dist: dict[str, int],
+                own_sites) -> int | None:
+    """Calls from the loop body B of NID to the nearest model call, or None if it makes none."""
+    best = None
+    for path, line in own_sites:
+        if path == graph.nodes[nid].path and b.line <= line <= b.end_line:
+            best = 0
+    for dst, line, how in graph.edges.get(nid, ()):
+        if not (b.line <= line <= b.end_line) or how in ("import", "package", "module", "nested"):
+            continue
+        for t in [dst] + graph.overrides(dst):
+            d = dist.get(t)
+            if d is not None and (best is None or d + 1 < best):
+                best = d + 1
+    return best
+
+
+def _drop_nested(loops: list[Loop]) -> list[Loop]:
+    """A loop inside another loop of the same function is the same agent loop."""
+    out = []
+    for lp in loops:
+        if any(o.node == lp.node and o.line <= lp.line and lp.end_line <= o.end_line for o in out):
+            continue
+        out.append(lp)
+    return out
+
+
+def _driven(graph: CallGraph, reach: Reach, loops: list[Loop]) -> dict[str, int]:
+    """Nodes the agent loops reach by calls (not imports), with their distance."""
+    dist: dict[str, int] = {}
+    queue: deque[str] = deque()
+    for lp in loops:
+        if lp.node not in dist:
+            dist[lp.node] = 0
+            queue.append(lp.node)
+    while queue:
+        nid = queue.popleft()
+        d = dist[nid]
+        if d >= _DRIVEN_DEPTH:
+            continue
+        for dst, line, how in graph.edges.get(nid, ()):
+            if how in ("import", "package", "module") or dst.endswith(MODULE):
+                continue
+            if not reach._follow(nid, line, how):
+                continue
+            targets = [dst] + graph.overrides(dst)
+            if graph.nodes[dst].kind == "class":  # constructing runs __init__ (and __call__ later)
+                targets += [m for m in (graph.method(dst, "__init__"), graph.method(dst, "__call__"))
+                            if m]
+            for t in targets:
+                if t not in dist:
+                    dist[t] = d + 1
+                    queue.append(t)
+    return dist
