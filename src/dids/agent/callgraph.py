@@ -29,6 +29,8 @@ from .modules import ModuleMap
 MODULE = "<module>"
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
+_DOTTED_LITERAL = re.compile(r"""^["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']$""")
+_DOTTED_STRING = re.compile(r"""["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']""")
 _SPREAD = re.compile(r"\*\*\s*([A-Za-z_][\w.]*)")
 _STRINGS = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
@@ -433,12 +435,20 @@ class _Resolver:
                     t = self._ref(path, v, c.func, c.cls)
                     if t:
                         g.add_edge(src, t, c.line, "ref")
+                else:
+                    t = self._string_ref(v)
+                    if t:
+                        g.add_edge(src, t, c.line, "ref")
         for a in facts.assigns:  # registries: dicts and lists of functions or classes
             if not a.value:
                 continue
             if a.target == "__all__":
                 continue  # names as strings: exported, not used
             src = f"{path}::{a.scope}" if a.scope_kind in ("class", "function") else mid
+            for lit in _DOTTED_STRING.findall(a.value):  # "pkg.mod.Class": loaded by name
+                t = self._string_ref(repr(lit))
+                if t:
+                    g.add_edge(src, t, a.line, "ref")
             keyed = {}
             if a.value.lstrip().startswith("{"):  # a backend registry: {"docker": DockerRuntime}
                 for _q, key, name in _REGISTRY_ENTRY.findall(a.value):
@@ -488,6 +498,17 @@ class _Resolver:
                 g.add_edge(mid, cid, c.line, "decorator")
             if "." in c.qualname and c.qualname.rsplit(".", 1)[0] in class_quals:
                 g.add_edge(f"{path}::{c.qualname.rsplit('.', 1)[0]}", cid, c.line, "nested")
+
+    def _string_ref(self, literal: str) -> str | None:
+        """A class or function a string names by its dotted path ("pkg.mod.Class"), as
+        plugin and settings strings do for code that is imported by name."""
+        m = _DOTTED_LITERAL.match(literal)
+        if not m:
+            return None
+        t = self._global(m.group(1), 0)
+        if t is None or self.g.nodes[t].kind == "module":
+            return None
+        return t
 
     def _attr_func(self, cls_id: str, attr: str) -> str | None:
         for k in self.g.mro(cls_id):

@@ -231,7 +231,9 @@ def _steps(graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
             continue
         out.append(Loop(nid, node.path, node.line, node.end_line, "one step per event",
                         tuple(sites_of.get(nid, [])[:3]), d, kind="step"))
-    out.sort(key=lambda lp: (-lp.depth, reach.distance(lp.path, lp.line) or 999, lp.path, lp.line))
+    # a function called per step (`_step`, `run_step`) first, then the nearest the model call
+    out.sort(key=lambda lp: ("step" not in lp.node.rsplit(".", 1)[-1].lower(), lp.depth,
+                             reach.distance(lp.path, lp.line) or 999, lp.path, lp.line))
     return out[:3]
 
 
