@@ -132,7 +132,8 @@ def test_c9_records_then_tamper_evidence(score):
     weak = score(shapes.WEAK)["C9"]
     swallow = score(shapes.C9_SWALLOW)["C9"]
     strong = score(shapes.C9_STRONG)["C9"]
-    assert lv(weak) == (0, 0, 0, 0)
+    # the loop appends each tool result to its message list: a record, in memory only
+    assert lv(weak) == (1, 2, 1, 0)
     assert lv(swallow) == (2, 2, 2, 1)  # per-call records whose failures are dropped silently
     assert lv(strong) == (3, 2, 2, 2)  # hash-chained, fsynced, with an approval record
     assert_moves_up(weak, swallow)

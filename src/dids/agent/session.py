@@ -152,7 +152,7 @@ _ASK = re.compile(r"^(a?completion|complete|a?generate\w*|a?chat\w*|a?invoke|cal
                   r"predict|respond|run_llm|call_llm|llm_call)$")
 
 
-_ASKER = re.compile(r"(^|\.)(_?llm|_?model|_?client|chat_model|_?lm|provider|llm_client)\.(\w+)$")
+_ASKER = re.compile(r"(^|\.)(_?llm|_?model|_?client|chat_model|_?lm|provider|llm_client)(?:\.(\w+))?$")
 
 
 def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
@@ -162,7 +162,13 @@ def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
     out = []
     for facts, c in index.calls_where(lambda n: True):
         m = _ASKER.search(c.raw)
-        if not m or not (_ASK.match(m.group(3)) or m.group(3) in ("run", "stream", "create")):
+        if not m:
+            continue
+        method = m.group(3)
+        if method is None:  # the model object called itself: llm(messages, tools=...)
+            if not (c.args or c.kwargs):
+                continue
+        elif not (_ASK.match(method) or method in ("run", "stream", "create")):
             continue
         if (facts.path, c.line) in known:
             continue
@@ -174,7 +180,7 @@ def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
 def _calls_in_head(b: Block, sites, path: str) -> bool:
     """Whether a model call sits in the loop's own header (`for chunk in client.create(...)`)."""
     head_lines = b.head.count("\n") + 1
-    return any(p == path and b.line <= ln <= b.line + head_lines for p, ln in sites)
+    return any(p == path and b.line <= ln < b.line + head_lines for p, ln in sites)
 
 
 def _model_distance(graph: CallGraph, llm_sites, rev):

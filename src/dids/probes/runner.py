@@ -31,7 +31,7 @@ def run_probes(index: RepoIndex, *, fork: bool | None = None) -> Findings:
     """Findings of every probe, dead code filtered out, each probe's sorted by location.
     FORK: split across two processes (None: decide from the machine and the repository)."""
     from . import (approval, audit, exec_paths, extensions, identity, limits, memory,  # noqa: F401
-                   scope, secrets, semantic, subagents, tools, untrusted)  # the families register
+                   records, scope, secrets, semantic, subagents, tools, untrusted)  # the families register
 
     def run(pids: list[str]) -> dict[str, list[Finding]]:
         out = {}

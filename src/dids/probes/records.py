@@ -1,0 +1,160 @@
+"""C9 record family: what the agent keeps of each step, where, and how durably.
+
+Mechanisms, from weakest to strongest, as reviewers rank them:
+- `records.console`: each tool call or command printed or logged to the terminal as it runs;
+- `records.step`: a structured step/message record appended in the agent loop (in memory);
+- `records.transcript`: the conversation or step list written to a file or database;
+- `records.event_store`: an event/action store whose add method persists each event;
+- `records.trace`: tracing that records each step (LangSmith/Langfuse/OpenTelemetry/...);
+- `records.output_flag`: a command-line option that dumps the run's record to a file.
+Only code the agent loop reaches counts for the per-step record (a REPL's own history or an
+export command is not a record of what the model did).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..agent.semantics import imported_modules, matches
+from ..index.pyfacts import calls_by_func, resolve
+from ..index.repo import RepoIndex
+from .base import finding, probe
+
+_RECORD_LIST = re.compile(r"(messages|history|memory|steps|events|transcript|trajectory|trace|"
+                          r"records|turns|conversation|chat_log|log_entries|tool_calls|actions)\b",
+                          re.I)
+_APPEND = {"append", "extend", "add_message", "add_step", "add_event", "append_step", "record",
+           "add", "insert", "push", "put"}
+_TOOLISH = re.compile(r"tool|command|\bcmd\b|running|executing|calling|invok|action|observation|"
+                      r"function call|step", re.I)
+_LOGGER = re.compile(r"^(print|logging\.(info|warning|debug|error)|(\w+\.)*(logger|log|_logger|"
+                     r"LOGGER|console|_console)\.(info|warning|debug|error|log|print|rule))$")
+_CONVO = re.compile(r"messages|history|conversation|transcript|chat|events|steps|trajectory", re.I)
+_STORE_METHOD = re.compile(r"^(add_event|append_event|record_event|log_event|save_event|"
+                           r"write_event|emit|publish|record|append|log_action|record_action)$")
+_STORE_CLASS = re.compile(r"(Stream|Store|Log|Logger|Recorder|Journal|Ledger|Trail|History)$")
+_OUTPUT_OPTION = re.compile(r"(json[_-]?output|output[_-]?file|save[_-]?(path|to|file|output)|"
+                            r"log[_-]?file|transcript|trace[_-]?file|record[_-]?file)", re.I)
+_TRACE_DECORATOR = re.compile(r"^(langsmith\.(run_helpers\.)?traceable|langfuse(\.decorators)?\.observe|"
+                              r"weave\.op|logfire\.instrument|opentelemetry\.\S+|openlit\.\S+|"
+                              r"agentops\.\S+|traceloop\.\S+)")
+
+
+def _session(index: RepoIndex):
+    model = index.agent
+    return (model.session, model.graph) if model is not None else (None, None)
+
+
+def _driven(index: RepoIndex, path: str, line: int, depth: int = 99) -> bool:
+    session, graph = _session(index)
+    if session is None:
+        return True
+    d = session.driven.get(graph.node_at(path, line))
+    return d is not None and d <= depth
+
+
+@probe("records.step", ("C9",), "Persist each step's record, not only in memory.")
+def steps(index: RepoIndex):
+    """Structured records appended per step in the agent loop or the functions it calls."""
+    for facts, c in index.calls_named(_APPEND):
+        recv = c.raw.rsplit(".", 1)[0] if "." in c.raw else ""
+        if not recv or not _RECORD_LIST.search(recv) or not c.args:
+            continue
+        if not _driven(index, facts.path, c.line, 4):
+            continue
+        yield finding("records.step", f"{c.raw}(...) appends each step's record to "
+                      f"{recv} (held in memory).", facts.path, c.line, c.end_line,
+                      func=c.func or "", value=c.args[0][:80],
+                      structured=not c.args[0].lstrip().startswith(("f\"", "f'", '"', "'")))
+
+
+@probe("records.console", ("C9",), "Record tool calls durably, not only on the terminal.")
+def console(index: RepoIndex):
+    """Tool calls and commands printed or logged as the model's actions run."""
+    for facts, c in index.calls_where(_LOGGER.match):
+        text = " ".join(c.args)
+        if not _TOOLISH.search(text) or not _driven(index, facts.path, c.line, 6):
+            continue
+        yield finding("records.console", f"{c.raw}(...) prints or logs each tool call as it "
+                      "runs (terminal only).", facts.path, c.line, c.end_line, func=c.func or "")
+
+
+@probe("records.transcript", ("C9",), "Write the record per action, before it runs.")
+def transcript(index: RepoIndex):
+    """The conversation or step list written to a file or database by live code."""
+    for facts, c, row in matches(index).get("persist", ()):
+        text = " ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or "")
+        if not _CONVO.search(text):
+            continue
+        yield finding("records.transcript", f"{c.raw}(...) in {c.func or 'module scope'} writes "
+                      "the conversation/step record to storage.", facts.path, c.line, c.end_line,
+                      func=c.func or "", row=row.id)
+
+
+@probe("records.event_store", ("C9",), "Make the event record tamper-evident and outside the model's reach.")
+def event_store(index: RepoIndex):
+    """Add/record methods of an event or action store that persist each event they are given."""
+    session, graph = _session(index)
+    persist_lines = {}
+    for facts, c, _row in matches(index).get("persist", ()):
+        persist_lines.setdefault(facts.path, []).append(c.line)
+    for facts in index.source_py():
+        by = calls_by_func(facts)
+        for d in facts.defs:
+            if not d.cls or not _STORE_METHOD.match(d.name) or \
+                    not _STORE_CLASS.search(d.cls.split(".")[-1]):
+                continue
+            calls = by.get(d.qualname, [])
+            writes = [ln for ln in persist_lines.get(facts.path, ()) if d.line <= ln <= d.end_line]
+            writes += [c.line for c in calls if re.search(r"(file_store|store|storage|db|session)\.(write|save|put|add|insert|commit)$|\.write$", c.raw)]
+            if not writes:
+                continue
+            first_write = min(writes)
+            dispatch = [c.line for c in calls if re.search(r"put|notify|publish|callback|"
+                                                          r"_queue|submit|create_task", c.raw)
+                        and c.line > first_write]
+            yield finding("records.event_store", f"{d.cls.split('.')[-1]}.{d.name} persists each "
+                          "event" + (" before it is queued to subscribers." if dispatch else "."),
+                          facts.path, d.line, min(d.end_line, d.line + 40),
+                          func=d.qualname, before_dispatch=bool(dispatch))
+
+
+@probe("records.trace", ("C9",), "Turn tracing on by default, outside the model's reach.")
+def trace(index: RepoIndex):
+    """Tracing of steps and tool calls: tracing decorators on live functions and trace senders."""
+    for facts in index.source_py():
+        for d in facts.defs:
+            for dec in d.decorators:
+                name = resolve(dec.split("(")[0].strip(), facts.imports)
+                if _TRACE_DECORATOR.match(name):
+                    yield finding("records.trace", f"{d.name} is traced by @{dec.split('(')[0]} "
+                                  "(inputs and outputs of the call).", facts.path, d.line,
+                                  func=d.qualname, sender=name.split(".")[0])
+                    break
+    for facts, c, row in matches(index).get("telemetry", ()):
+        if row.get("trace"):
+            yield finding("records.trace", f"{c.raw}(...) records trace spans "
+                          f"({row.get('sender')}).", facts.path, c.line, func=c.func or "",
+                          sender=str(row.get("sender")))
+
+
+@probe("records.output_flag", ("C9",), "Write the run record by default, not behind a flag.")
+def output_flag(index: RepoIndex):
+    """Command-line options that dump the run's record (conversation, tool calls) to a file."""
+    for facts in index.source_py():
+        mods = imported_modules(facts)
+        if not mods & {"typer", "click", "argparse"}:
+            continue
+        for d in facts.defs:
+            for p in d.params:
+                if _OUTPUT_OPTION.search(p.name) and p.default is not None and \
+                        re.search(r"Option|option|None|^opt_|_opt$", p.default):
+                    yield finding("records.output_flag", f"Option {p.name} of {d.name} writes the "
+                                  "run's record to a file when given.", facts.path, d.line,
+                                  option=p.name, func=d.qualname)
+        for c in facts.calls:
+            if c.short in ("add_argument", "option") and any(
+                    _OUTPUT_OPTION.search(a) for a in c.args[:2]):
+                yield finding("records.output_flag", f"{c.raw}({c.args[0][:40]}) adds an option "
+                              "that writes the run's record to a file.", facts.path, c.line,
+                              option=c.args[0].strip("'\"-"), func=c.func or "")
