@@ -123,8 +123,10 @@ def test_c7_pinned_verified_extensions_beat_remote_code(score):
 
 def test_c8_encryption_and_masking_beat_leaky_environment(score):
     weak, strong = score(shapes.WEAK)["C8"], score(shapes.C8_STRONG)["C8"]
-    assert lv(weak) == (0, 0, 0, 0)
-    assert lv(strong) == (3, 3, 2, 2)  # Fernet, redaction in 3 files, no env copied to children
+    # no telemetry (D2 from the defaults) is clamped to S + 1 = 1; the shell tool inherits the env
+    assert lv(weak) == (0, 0, 1, 0)
+    # Fernet, redaction in 3 files; the shell tool gets a constructed env (still a host process)
+    assert lv(strong) == (3, 3, 2, 1)
     assert_moves_up(weak, strong)
 
 

@@ -29,6 +29,7 @@ from .modules import ModuleMap
 MODULE = "<module>"
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
+_SUBSCRIPT_CALL = re.compile(r"^([A-Za-z_]\w*)\[[^\]]*\]$")
 _DOTTED_LITERAL = re.compile(r"""^["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']$""")
 _DOTTED_STRING = re.compile(r"""["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']""")
 _SPREAD = re.compile(r"\*\*\s*([A-Za-z_][\w.]*)")
@@ -74,6 +75,7 @@ class CallGraph:
     _external_bases: dict[str, bool] = field(default_factory=dict)
     _resolver: "_Resolver | None" = None
     registry_alias: dict[str, str] = field(default_factory=dict)  # {**D}: alias -> D
+    registries: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
 
     def resolve(self, dotted: str, path: str | None = None) -> str | None:
         """The node DOTTED names (as imported in PATH, or absolute): module, class or function."""
@@ -248,6 +250,9 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
                     g.subclasses.setdefault(bid, []).append(cid)
                 elif bid is None and b.split("[")[0] not in _PLAIN_BASES:
                     g._external_bases[cid] = True
+    for path, facts in py.items():  # registries first: other files dispatch through them
+        if path in mods.by_path:
+            r.collect_registries(path, facts)
     for path, facts in py.items():
         if path in mods.by_path:
             r.file_edges(path, facts)
@@ -344,13 +349,25 @@ class _Resolver:
             return None
         return self.symbol(path, a, want=("class",))
 
-    def ctor_class(self, path: str, value: str | None) -> str | None:
-        """The class a `Foo(...)`/`await Foo.create(...)`-like value instantiates."""
+    def ctor_class(self, path: str, value: str | None, cls: str | None = None) -> str | None:
+        """The class a `Foo(...)`/`await Foo.create(...)`-like value instantiates, or the one a
+        method it calls is annotated to return (`self.make_executor()` -> PythonExecutor).
+        `a or b` tries each side."""
         if not value:
             return None
         v = value.strip()
+        if " or " in v:
+            for part in v.split(" or "):
+                t = self.ctor_class(path, part, cls)
+                if t:
+                    return t
+            return None
         if v.startswith("await "):
             v = v[6:].strip()
+        if v.startswith("self.") and cls and v.endswith(")") and "." not in v[5:].split("(")[0]:
+            m = self.g.method(f"{path}::{cls}", v[5:].split("(")[0])
+            node = self.g.nodes.get(m) if m else None
+            return self._returns_class(node) if node else None
         callee = v.split("(", 1)[0].strip()
         if not callee or not _DOTTED.match(callee):
             return None
@@ -360,12 +377,32 @@ class _Resolver:
         node = self.g.nodes[nid]
         if node.kind == "class":
             return nid
+        ret = self._returns_class(node)
+        if ret:
+            return ret
         if node.cls:  # Foo.create(...): a classmethod of Foo returns a Foo
             cid = f"{node.path}::{node.cls}"
             return cid if cid in self.g.nodes else None
         return None
 
+    def _returns_class(self, node) -> str | None:
+        facts = self.py.get(node.path)
+        if facts is None:
+            return None
+        d = next((d for d in facts.defs if d.qualname == node.qualname), None)
+        return self.annotation_class(node.path, d.returns) if d is not None and d.returns else None
+
     # -- per file ----------------------------------------------------------------------------
+    def collect_registries(self, path: str, facts: PyFacts) -> None:
+        """Module-level dicts from string keys to functions or classes."""
+        for a in facts.assigns:
+            if a.scope_kind != "module" or not a.value or not a.value.lstrip().startswith("{"):
+                continue
+            for _q, key, name in _REGISTRY_ENTRY.findall(a.value):
+                t = self._ref(path, name, None, None)
+                if t:
+                    self.g.registries.setdefault((path, a.target), []).append((key, t))
+
     def file_edges(self, path: str, facts: PyFacts) -> None:
         g = self.g
         mid = f"{path}::{MODULE}"
@@ -378,7 +415,7 @@ class _Resolver:
                 if d is None or not d.cls:
                     continue
                 cid = f"{path}::{d.cls}"
-                t = self.ctor_class(path, a.value)
+                t = self.ctor_class(path, a.value, d.cls)
                 if t is None and a.value and a.value.strip().isidentifier():
                     p = next((p for p in d.params if p.name == a.value.strip()), None)
                     t = self.annotation_class(path, p.annotation) if p else None
@@ -499,6 +536,19 @@ class _Resolver:
             if "." in c.qualname and c.qualname.rsplit(".", 1)[0] in class_quals:
                 g.add_edge(f"{path}::{c.qualname.rsplit('.', 1)[0]}", cid, c.line, "nested")
 
+    def _registry(self, path: str, name: str) -> list[tuple[str, str]]:
+        """Entries of the module-level registry NAME as seen from PATH (imports followed)."""
+        got = self.g.registries.get((path, name))
+        if got is not None:
+            return got
+        facts = self.py.get(path)
+        if facts is None or name not in facts.imports:
+            return []
+        hit = self.g.modules.split(self.g.modules.absolute(facts.imports[name], path))
+        if hit is None or not hit[1] or "." in hit[1]:
+            return []
+        return self.g.registries.get((hit[0], hit[1]), [])
+
     def _string_ref(self, literal: str) -> str | None:
         """A class or function a string names by its dotted path ("pkg.mod.Class"), as
         plugin and settings strings do for code that is imported by name."""
@@ -554,7 +604,14 @@ class _Resolver:
             rest = raw.split(".", 1)[1]
             if "." not in rest:
                 m = g.method(cls_id, rest) or self._attr_func(cls_id, rest)
-                return [(m, "self")] if m else []
+                if m:
+                    return [(m, "self")]
+                for k in g.mro(cls_id):  # calling an attribute whose class is known
+                    t = self.attr_types.get(k, {}).get(rest)
+                    if t:
+                        call = g.method(t, "__call__")
+                        return [(call, "attr")] if call else [(t, "attr-class")]
+                return []
             attr, _, meth = rest.partition(".")
             if "." in meth:
                 return []
@@ -567,6 +624,9 @@ class _Resolver:
         if raw.startswith("super().") and cls_id:
             m = g.method(cls_id, raw[8:], skip_self=True)
             return [(m, "super")] if m else []
+        m = _SUBSCRIPT_CALL.match(raw)
+        if m:  # REGISTRY[key](...): every entry the key may pick
+            return [(t, f"registry:{m.group(1)}:{k}") for k, t in self._registry(path, m.group(1))]
         head, _, rest = raw.partition(".")
         if c.func and head in local_types.get(c.func, {}) and rest and "." not in rest:
             t = local_types[c.func][head]

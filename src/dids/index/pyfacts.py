@@ -103,6 +103,7 @@ class FuncDef:
     params: tuple[Param, ...]
     cls: str | None
     is_async: bool
+    returns: str | None = None  # the return annotation, as written
 
 
 @dataclass(frozen=True)
@@ -483,6 +484,7 @@ def extract(path: str, src: bytes) -> PyFacts:
         line, end = node.start_point[0] + 1, node.end_point[0] + 1
         if kind == "function":
             params = node.child_by_field_name("parameters")
+            ret = node.child_by_field_name("return_type")
             facts.defs.append(
                 FuncDef(
                     name=name, qualname=qual, line=line, end_line=end,
@@ -490,6 +492,7 @@ def extract(path: str, src: bytes) -> PyFacts:
                     params=_params(src, params) if params is not None else (),
                     cls=enclosing_class,
                     is_async=_text(src, node).startswith("async"),
+                    returns=_text(src, ret) if ret is not None else None,
                 )
             )
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.pyfacts import short_name
+from ..index.pyfacts import calls_by_func, short_name
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
 from .base import Names, calls_to_defined, finding, probe, settings_named
@@ -18,8 +18,10 @@ _SECRET_KEY = Names(r"(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ENCRYPTI
 # compiled once: the probes below test them against every call in the repository
 _CIPHER = Names(r"(^|\.)(Fernet|MultiFernet|AESGCM|ChaCha20Poly1305)$")
 _KEYRING = Names(r"^keyring\.(set|get)_password$")
-_ENCRYPT_CALL = Names(r"kms.*\.(encrypt|decrypt)$|\.(encrypt|decrypt)\(?$")
-_CRYPT_WORD = Names(r"kms|fernet|crypt", re.I)
+_ENCRYPT_CALL = Names(r"\.(encrypt|decrypt)$")
+# the receiver or module of an encrypt() call must be a cipher (a JWE/JWT library's encrypt
+# wraps tokens, not stored secrets)
+_CRYPT_WORD = Names(r"^(\w+\.)*[\w]*(kms|fernet|cipher|cryptography|aesgcm|crypto)[\w]*\.\w+$", re.I)
 _ANALYTICS_CALL = Names(r"^(posthog|analytics|segment|mixpanel)\.(capture|track)$")
 _POSTHOG = Names(r"posthog", re.I)
 
@@ -79,7 +81,8 @@ def telemetry(index: RepoIndex):
     for s in index.settings:
         k = s.key.upper()
         if k in seen or not re.search(r"TELEMETRY|ANALYTICS|POSTHOG|SENTRY_DSN|TRACKING", k) or \
-                re.search(r"HOST|URL|PORT|ENDPOINT", k):
+                re.search(r"HOST|URL|PORT|ENDPOINT|TIMEOUT|THRESHOLD|WINDOW|INTERVAL|BATCH|SIZE|"
+                          r"RETRIES|RETRY|FLUSH|SAMPLE", k):
             continue
         seen.add(k)
         best = defaults_for(settings_named(index, s.key), s.key)[0]
@@ -90,7 +93,10 @@ def telemetry(index: RepoIndex):
             on = v not in ("1", "true", "yes")
         else:
             on = v in ("1", "true", "yes", "on")
-        yield finding("secrets.telemetry_default", f"{best.key} defaults to {best.value!r}, so "
+        # a key's or DSN's value is never printed: only whether one is shipped
+        shown = ("a shipped value" if v else "empty") if ("DSN" in k or _SECRET_KEY.search(k)) \
+            else repr(best.value)
+        yield finding("secrets.telemetry_default", f"{best.key} defaults to {shown}, so "
                       f"telemetry is {'on' if on else 'off'} by default.", best.path, best.line,
                       key=best.key, on=on)
 
@@ -113,3 +119,87 @@ def deploy_env(index: RepoIndex):
         if s.source in ("compose",) and _SECRET_KEY.search(s.key):
             yield finding("secrets.deploy_env", f"{s.key} is set in the shipped deployment "
                           "environment.", s.path, s.line, key=s.key)
+
+
+_SECRET_NAME = re.compile(r"(api_?key|token|secret|password|passwd|credential|private_key)", re.I)
+_SECRET_TYPE = re.compile(r"\bSecret(Str|Bytes)\b")
+
+
+@probe("secrets.secret_type", ("C8",), "Keep secrets in types that never print their value.")
+def secret_types(index: RepoIndex):
+    """Configuration fields and parameters typed SecretStr/SecretBytes (they print masked)."""
+    for facts in index.source_py():
+        for a in facts.assigns:
+            if a.annotation and _SECRET_TYPE.search(a.annotation):
+                yield finding("secrets.secret_type", f"{a.target} is a {_SECRET_TYPE.search(a.annotation).group(0)} "
+                              "(its value never prints).", facts.path, a.line, field=a.target)
+        for d in facts.defs:
+            for p in d.params:
+                if p.annotation and _SECRET_TYPE.search(p.annotation):
+                    yield finding("secrets.secret_type", f"Parameter {p.name} of {d.name} is a "
+                                  "secret type.", facts.path, d.line, field=p.name)
+
+
+_MASKED_KW = {"is_password": "True", "hide_input": "True", "password": "True"}
+
+
+@probe("secrets.masked_prompt", ("C8",), "Read keys with a masked prompt, never echoed.")
+def masked_prompts(index: RepoIndex):
+    """Prompts that read a secret without echoing it (getpass, is_password/hide_input)."""
+    from ..agent.semantics import matches
+
+    for facts, c, row in matches(index).get("prompt", ()):
+        masked = bool(row.get("masked")) or any(
+            (c.kw(k) or "").strip() == v for k, v in _MASKED_KW.items())
+        if masked:
+            yield finding("secrets.masked_prompt", f"{c.raw}(...) reads a secret without echoing "
+                          "it.", facts.path, c.line, func=c.func or "")
+    for facts, c in index.calls_named({"prompt", "password"}):
+        if (c.kw("is_password") or "").strip() == "True" or c.callee == "questionary.password":
+            yield finding("secrets.masked_prompt", f"{c.raw}(...) reads a secret without echoing "
+                          "it.", facts.path, c.line, func=c.func or "")
+
+
+_EXPORT_FN = re.compile(r"^(to_dict|to_json|serialize|save|export|dump|model_dump|__getstate__|"
+                        r"as_dict|dict|push_to_hub|to_config|get_config|save_pretrained)$")
+_EXCLUDE = re.compile(r"""(\.pop\(\s*["']|del\s+\w+\[["']|exclude\s*=|not\s+in\s*[\[({]|
+                      ["']\s*(,\s*["'][\w-]+["']\s*)*[\])}]\s*\)?\s*$)""", re.X)
+
+
+@probe("secrets.export_exclusion", ("C8",), "Leave credentials out of anything exported or saved.")
+def export_exclusion(index: RepoIndex):
+    """Serializers that leave token/api_key/secret fields out of what they export."""
+    for facts in index.source_py():
+        for d in facts.defs:
+            if not _EXPORT_FN.match(d.name):
+                continue
+            for i in range(d.line, min(d.end_line, d.line + 80) + 1):
+                if not facts.is_code_line(i):
+                    continue
+                text = index.line(facts.path, i)
+                if _SECRET_NAME.search(text) and re.search(r"""["'](\w*(api_?key|token|secret|password)\w*)["']""", text, re.I) \
+                        and _EXCLUDE.search(text):
+                    yield finding("secrets.export_exclusion", f"{d.name} leaves credential "
+                                  "fields out of what it exports.", facts.path, i, func=d.qualname)
+                    break
+
+
+_REPLACE_FN = re.compile(r"(mask|redact|scrub|sanitiz|hide|replace)_?\w*secret|secret\w*_(mask|"
+                         r"redact|scrub|replace|hide)|^_?(mask|redact|scrub)\w*$", re.I)
+
+
+@probe("secrets.replacement", ("C8",), "Replace every known secret value before text leaves.")
+def replacement(index: RepoIndex):
+    """Functions that replace known secret values (or secret patterns) in text, and are called."""
+    names = {d.name for f in index.source_py() for d in f.defs if _REPLACE_FN.search(d.name)}
+    # called from live code (a decoy called only by dead code protects nothing)
+    called = {c.short for f, c in index.calls_named(names) if not index.is_dead(f.path, c.line)}
+    for facts in index.source_py():
+        by = calls_by_func(facts)
+        for d in facts.defs:
+            if not _REPLACE_FN.search(d.name) or d.name not in called:
+                continue
+            calls = by.get(d.qualname, [])
+            if any(c.short in ("replace", "sub") for c in calls):
+                yield finding("secrets.replacement", f"{d.name} replaces secret values in text "
+                              "before it is stored or shown.", facts.path, d.line, func=d.qualname)

@@ -22,6 +22,10 @@ _COMM = Names(r"slack|smtp|sendmail|send_message|chat_postMessage|telegram|disco
 _FS_WRITE = Names(r"\.(write_text|write_bytes|unlink|rmdir|rename|mkdir)$|^os\.(remove|unlink|"
                   r"rename|makedirs)$|^shutil\.(rmtree|move|copy\w*)$")
 _CRED = Names(r"^os\.(environ|getenv)|boto3\.|kubernetes\.config|load_kube_config|keyring\.")
+# a registration that can never be available: `is_available=lambda _: False`, `enabled=False`
+# given to the decorator itself (a constructor default a loader may override does not count)
+_HARD_DISABLED = re.compile(r"\b(is_available|available|is_enabled)\s*=\s*(lambda[^:]*:\s*)?False\b|"
+                            r"\bdisabled\s*=\s*True\b")
 _APPROVAL_KW = re.compile(r"(requires?_approval|needs_approval|require_confirmation|confirm)\s*=\s*(True|False)")
 
 
@@ -135,12 +139,13 @@ def inventory(index: RepoIndex):
             typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
             params = ",".join(f"{p.name}:{p.annotation or '?'}" for p in d.params
                               if p.name not in ("self", "cls"))
+            disabled = bool(_HARD_DISABLED.search(dec))
             yield finding("tools.inventory",
                           f"Tool {d.name} registered by @{dec.split('(')[0]} "
-                          f"({', '.join(caps)}).",
+                          f"({', '.join(caps)})" + (", hard-disabled." if disabled else "."),
                           facts.path, d.line, kind=_kind(), name=d.name, registration="decorator",
                           capabilities=",".join(caps), typed=typed, params=params,
-                          approval=approval)
+                          approval=approval, disabled=disabled)
         for c in facts.classes:
             if not any(_TOOL_BASE.search(b) for b in c.bases):
                 continue

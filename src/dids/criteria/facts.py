@@ -1,0 +1,135 @@
+"""Facts several criteria share, computed once per report from the session and the findings.
+
+- **exec paths**: every place that runs code or a command (process spawns, in-process exec,
+  the restricted interpreter, kernels, containers, remote sandboxes), with its isolation class,
+  the environment it passes, whether the model drives it (the agent loop reaches it) and its
+  reach. C1, C4 and C8 judge what the *model's* executors can reach, not an installer's spawn.
+- **telemetry senders**: each sender with whether it is on by default and what it carries
+  (C8 D, C9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..models import Finding
+
+_CLASS_RANK = {"inprocess": 0, "host": 0, "kernel": 0, "restricted": 1, "filtered": 1,
+               "container": 2, "browser": 2, "jail": 3, "remote": 3}
+
+
+@dataclass(frozen=True)
+class ExecPath:
+    finding: Finding
+    cls: str  # inprocess | host | kernel | restricted | container | remote | browser | jail
+    env: str  # inherit | full | filtered | constructed | process (shares the agent's) | unknown
+    driven: bool  # the agent loop reaches it
+    reach: str  # default | library | opt-in:<setting>
+
+    @property
+    def opt_in(self) -> bool:
+        return self.reach.startswith("opt-in")
+
+    @property
+    def holds_agent_env(self) -> bool:
+        """Whether code run here can read the agent process's environment and credentials."""
+        return self.cls in ("inprocess", "restricted", "kernel") or \
+            (self.cls == "host" and self.env in ("inherit", "full", "filtered", "unknown"))
+
+
+class Shared:
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    @cached_property
+    def has_session(self) -> bool:
+        model = self.ctx.index.agent
+        return model is not None and bool(model.session.loops)
+
+    def _driven(self, f: Finding) -> bool:
+        model = self.ctx.index.agent
+        if model is None or not model.session.loops or f.location is None:
+            return True  # no loop found: every live exec path may be the model's
+        nid = model.graph.node_at(f.location.path, f.location.start_line)
+        return nid in model.session.driven or nid in self.tool_driven
+
+    @cached_property
+    def tool_driven(self) -> set[str]:
+        """Nodes the registered tools reach: the model calls a tool, the tool calls these."""
+        model = self.ctx.index.agent
+        if model is None:
+            return set()
+        g = model.graph
+        seeds = set()
+        for t in self.ctx.findings["tools.inventory"]:
+            if t.location is None or t.data.get("disabled"):
+                continue
+            nid = g.node_at(t.location.path, t.location.start_line)
+            seeds.add(nid)
+            node = g.nodes.get(nid)
+            if node is not None and node.kind == "class":
+                seeds.update(g.methods.get(nid, {}).values())
+        out, stack = set(seeds), list(seeds)
+        while stack:
+            nid = stack.pop()
+            for dst, _line, how in g.edges.get(nid, ()):
+                if how in ("import", "package", "module") or dst in out:
+                    continue
+                out.add(dst)
+                stack.append(dst)
+                if len(out) > 20_000:
+                    return out
+        return out
+
+    @cached_property
+    def exec_paths(self) -> list[ExecPath]:
+        f = self.ctx.findings
+        out: list[ExecPath] = []
+        seen: set[tuple[str, int]] = set()
+
+        def add(x: Finding, cls: str, env: str) -> None:
+            if x.location is None:
+                return
+            key = (x.location.path, x.location.start_line)
+            if key in seen:
+                return
+            seen.add(key)
+            out.append(ExecPath(x, cls, env, self._driven(x), str(x.data.get("reach", "default"))))
+
+        for x in f["exec.restricted"]:
+            add(x, "restricted", "process")
+        for x in f["exec.wrapper"]:
+            strength = int(x.data.get("strength", 2))
+            add(x, "remote" if x.data.get("wrapper") == "remote-sandbox" else
+                ("jail" if strength >= 3 else "container"), "constructed")
+        for x in f["exec.spawn"]:  # first: a spawn's finding carries the environment it passes
+            add(x, "host", str(x.data.get("env", "unknown")))
+        for x in f["sem.exec"]:
+            if x.data.get("role") == "daemon":
+                continue  # the orchestrator's docker handle is not where model code runs
+            cls = str(x.data.get("class", "host"))
+            add(x, cls, "process" if cls in ("inprocess", "kernel") else "unknown")
+        return out
+
+    def model_exec(self, *, opt_in: bool = False) -> list[ExecPath]:
+        """Exec paths the model drives on the scored path (or, with OPT_IN, behind a setting)."""
+        return [p for p in self.exec_paths if p.driven and p.opt_in == opt_in]
+
+    @cached_property
+    def model_exec_env_leaks(self) -> list[ExecPath]:
+        """Model-driven exec paths whose code can read the agent's environment."""
+        return [p for p in self.model_exec() if p.holds_agent_env]
+
+    @cached_property
+    def default_sandboxes(self) -> list[ExecPath]:
+        """Container, jail or remote executors on the scored path (not behind a setting)."""
+        return [p for p in self.exec_paths if not p.opt_in and p.cls in ("container", "jail", "remote")]
+
+
+def shared(ctx) -> Shared:
+    got = getattr(ctx, "_shared", None)
+    if got is None:
+        got = Shared(ctx)
+        ctx._shared = got
+    return got
