@@ -179,6 +179,18 @@ class CallGraph:
                         visit(cid, d + 1, (nid, node.line, "base"))
         return dist, parent
 
+    def _callers_index(self) -> dict[str, list[tuple[str, int]]]:
+        """Callers of each node by call edges (built once): dst -> [(src, line)]."""
+        got = self.__dict__.get("_callers")
+        if got is None:
+            got = {}
+            for src, edges in self.edges.items():
+                for dst, line, how in edges:
+                    if how not in ("import", "package", "module", "nested", "decorator"):
+                        got.setdefault(dst, []).append((src, line))
+            self.__dict__["_callers"] = got
+        return got
+
     def overrides(self, method_id: str) -> list[str]:
         """Methods of the same name in subclasses of METHOD_ID's class (virtual dispatch)."""
         node = self.nodes.get(method_id)

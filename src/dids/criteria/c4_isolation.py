@@ -7,6 +7,7 @@ from collections import Counter
 from ..models import CriterionAssessment, Kind
 from ..probes.base import finding
 from .base import ConfigBuilder, Context, assessor
+from .facts import shared
 
 _HARDENING_LEVEL3 = ("network namespace", "seccomp", "read-only root", "non-root uid")
 
@@ -14,12 +15,24 @@ _HARDENING_LEVEL3 = ("network namespace", "seccomp", "read-only root", "non-root
 @assessor("C4")
 def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
-    spawns = f["exec.spawn"]
-    wrappers = f["exec.wrapper"]
+    sh = shared(ctx)
+    all_spawns = f["exec.spawn"]
+    # the spawns that matter are the ones the model drives (a tool, the loop); a version check
+    # at start-up or an installer's spawn is an orchestrator chore
+    driven = {(p.finding.location.path, p.finding.location.start_line) for p in sh.model_exec()}
+    spawns = [x for x in all_spawns if x.location and
+              (x.location.path, x.location.start_line) in driven] if sh.has_session else all_spawns
+    wrappers = [_as_opt_in(w) for w in f["exec.wrapper"]]
+    containers = [x for x in f["sem.exec"] if x.data.get("class") in ("container", "remote")
+                  and x.data.get("role") != "daemon"]
+    wrappers += [_container_wrapper(x) for x in containers
+                 if not any(w.location == x.location for w in wrappers)]
     hardening = f["exec.hardening"]
     selectors = f["exec.selector"]
     inproc, restricted = f["exec.inprocess"], f["exec.restricted"]
-    if not spawns and not wrappers and not inproc:
+    filters = f["exec.filter"]
+    no_model_exec = sh.has_session and not sh.model_exec() and bool(all_spawns or inproc)
+    if not all_spawns and not wrappers and not inproc:
         return CriterionAssessment(
             criterion="C4", assessed=True,
             summary="No process spawn was found in live source code, so there is no code-execution "
@@ -49,6 +62,13 @@ def assess(ctx: Context) -> CriterionAssessment:
             default.set("S", 1, "Model code runs in the agent's process through a restricted "
                         "interpreter (import allowlist): filtering, not isolation.",
                         restricted[:2] + inproc[:1])
+        elif filters:
+            dflt_level = 1
+            default.set("S", 1, "Filtering only: " + ("a validator parses and rejects commands "
+                        "before they run" if any(x.data.get("how") == "validator" for x in filters)
+                        else "a preamble replaces network, file and process functions before "
+                        "the code runs") + "; the process is an ordinary host process.",
+                        filters[:2] + (spawns or all_spawns)[:2] + [_search_none(ctx)])
         elif filtering and not leaky:
             dflt_level = 1
             default.set("S", 1, "Processes are started on the host as the same user; the only "
@@ -69,10 +89,16 @@ def assess(ctx: Context) -> CriterionAssessment:
     uncovered = [s for s in spawns if s.location and s.data["env"] != "constructed"
                  and (s.data["shell"] or (s.location.path, s.data["func"]) not in covered)]
     covered_files = {p for p, _ in covered}
+    filtered_at = {(x.data.get("spawn_path"), x.data.get("spawn_line")) for x in filters}
+    unfiltered = [x for x in spawns if x.location and
+                  (x.location.path, x.location.start_line) not in filtered_at]
     if dflt_level == 0:
         c_level = 0
     elif restricted and not default_wrappers:
         c_level = 1 if uncovered else 2
+    elif filters and not default_wrappers:
+        c_level = 1 if unfiltered or no_model_exec else 2
+        uncovered = unfiltered or uncovered
     elif not uncovered:
         c_level = 3
     elif len(spawn_files - covered_files) <= len(covered_files):
@@ -83,20 +109,35 @@ def assess(ctx: Context) -> CriterionAssessment:
                 f"{len(spawns)} process spawns in {len(spawn_files)} files; "
                 f"{len(uncovered)} of them run outside any isolation wrapper on the default path.",
                 (uncovered or default_wrappers)[:3])
-    if dflt_level == 0:
+    container_default = dflt_level == 2 and any(
+        w.data.get("wrapper") in ("container", "docker") for w in default_wrappers)
+    if no_model_exec and dflt_level <= 1:
+        default.set("D", 2, "In the scored configuration no model-reachable path executes code: "
+                    "the exec code exists but the default session's tools do not reach it.",
+                    (filters or all_spawns or inproc)[:2] + [_search_driven(ctx)])
+    elif dflt_level == 0:
         default.set("D", 0, "No sandbox is on by default for the exec path.",
                     (off or shells or spawns or inproc)[:2])
+    elif filters and not default_wrappers and not restricted:
+        default.set("D", 1, "The filter is on by default, but it is filtering rather than "
+                    "isolation and no sandbox exists to switch on.", filters[:2] + off[:1])
     elif restricted and not default_wrappers:
         default.set("D", 1, "The restricted interpreter is the default, but a constructor "
                     "argument or setting widens or replaces it.", restricted[:1] + off[:2])
     elif strong_is_default:
         default.set("D", 3 if not off else 2, "The isolation backend is selected by the shipped "
                     "default.", on[:2] or default_wrappers[:1])
+    elif container_default and not off:
+        default.set("D", 2, "The container backend is the shipped default; a setting can still "
+                    "select a host backend.", on[:2] + default_wrappers[:1])
     else:
         default.set("D", 1, "The default path's weaker isolation is on, but the hardened sandbox is "
                     "switched off by a shipped default that one environment variable controls.",
                     off[:3] or default_wrappers[:1])
     unrestricted_inproc = [x for x in inproc if not restricted]
+    if no_model_exec and not container_default:
+        leaky = [x for x in all_spawns if x.data["env"] in ("inherit", "full", "filtered")]
+        leak_ev = leaky[:3]
     if unrestricted_inproc and not leaky:
         default.set("B", 0, "Model code runs inside the agent process, with everything that "
                     "process can reach.", unrestricted_inproc[:3])
@@ -106,10 +147,14 @@ def assess(ctx: Context) -> CriterionAssessment:
     elif leaky:
         default.set("B", 0, f"{len(leaky)} spawns pass or inherit the parent's environment, so "
                     "any credential the agent process holds is in reach of the child.", leak_ev)
+    elif container_default:
+        default.set("B", 2, "Model actions run inside a container with an environment the "
+                    "orchestrator builds: no host files or agent keys unless mounted or injected; "
+                    "egress is not restricted.", default_wrappers[:3])
     else:
         default.set("B", 1 if dflt_level < 3 else 2, "Spawned processes receive an environment "
                     "the code builds, without the parent's credentials.",
-                    [s for s in spawns if s.data["env"] == "constructed"][:3])
+                    [s for s in spawns if s.data["env"] == "constructed"][:3] or default_wrappers[:2])
     configs.append(default.build())
 
     if strong and not strong_is_default:
@@ -154,7 +199,8 @@ def _strong_alternative(ctx, strong, hardening, off, spawns):
     alt.set("D", 0, "The sandbox is not the shipped default; an operator must change "
             + (keys or "a setting") + ".", off[:3] or strong[:1])
     minimal = [h for h in hardening if h.data["option"] == "minimal environment"]
-    b_level = 3 if minimal and opts["network namespace"] else (2 if minimal or remote else 1)
+    # a remote per-call sandbox is an ephemeral machine without the host's files or keys
+    b_level = 3 if (minimal and opts["network namespace"]) or remote else (2 if minimal else 1)
     alt.set("B", min(b_level, s_level + 1), "Inside the sandbox the child gets "
             + ("a minimal environment" if minimal else "a remote machine without the host's "
                "files or environment" if remote else "the environment it is given")
@@ -201,6 +247,26 @@ def _container_alternative(ctx, wrappers, hardening, off):
             [h for h in hardening if h.data["option"] in ("minimal environment", "network namespace")][:3]
             or wrappers[:1])
     return alt.build()
+
+
+def _as_opt_in(w):
+    """A wrapper behind a skipped branch or a non-default backend is opt-in too."""
+    if str(w.data.get("reach", "")).startswith("opt-in") and not w.data.get("opt_in"):
+        return w.model_copy(update={"data": {**w.data, "opt_in": True}})
+    return w
+
+
+def _container_wrapper(x):
+    """A container or remote sandbox started through a library (the Docker SDK, E2B, Modal)."""
+    remote = x.data.get("class") == "remote"
+    return x.model_copy(update={"data": {**x.data, "wrapper": "remote-sandbox" if remote else "container",
+                                         "strength": 3 if remote else 2, "func": x.data.get("func", ""),
+                                         "opt_in": str(x.data.get("reach", "")).startswith("opt-in")}})
+
+
+def _search_driven(ctx: Context):
+    return finding("exec.spawn", "code the agent loop and its tools reach for process spawns, "
+                   "in-process execution and kernels → 0 hits.", kind=Kind.search)
 
 
 def _search_none(ctx: Context):

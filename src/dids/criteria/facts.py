@@ -113,8 +113,10 @@ class Shared:
         return out
 
     def model_exec(self, *, opt_in: bool = False) -> list[ExecPath]:
-        """Exec paths the model drives on the scored path (or, with OPT_IN, behind a setting)."""
-        return [p for p in self.exec_paths if p.driven and p.opt_in == opt_in]
+        """Exec paths the model drives on the scored path (or, with OPT_IN, behind a setting):
+        reached from the agent loop or a tool, running a command the code does not fix."""
+        return [p for p in self.exec_paths if p.driven and p.opt_in == opt_in
+                and not p.finding.data.get("fixed")]
 
     @cached_property
     def model_exec_env_leaks(self) -> list[ExecPath]:

@@ -141,6 +141,7 @@ class Block:
     head: str  # loop iterable or condition, branch condition, except clause ("" when none)
     func: str | None  # qualname of the enclosing function
     exits: str = ""  # exits whose innermost block this is: b(reak) c(ontinue) r(eturn) (rai)x(e)
+    target: str = ""  # the loop variable(s) of a for loop
 
 
 @dataclass(frozen=True)
@@ -383,12 +384,15 @@ def _blocks(src: bytes, caps: dict, enclosing) -> list[Block]:
             return nodes[i]
         return want
 
-    raw = []  # (start_byte, end_byte, kind, line, end_line, head, func)
+    raw = []  # (start_byte, end_byte, kind, line, end_line, head, func, target)
     for kind in _BLOCK_KINDS:
         for node in caps.get("blk." + kind, ()):
             start, end = node.start_byte, node.end_byte
             end_line = node.end_point[0] + 1
-            head = ""
+            head = target = ""
+            if kind == "for":
+                left = node.child_by_field_name("left")
+                target = _text(src, left) if left is not None else ""
             if kind in ("for", "while", "if", "elif"):
                 field_name = "right" if kind == "for" else "condition"
                 h = inside(heads, head_starts, node, field_name)
@@ -404,7 +408,8 @@ def _blocks(src: bytes, caps: dict, enclosing) -> list[Block]:
                 items = node.child_by_field_name("body")
                 head = _text(src, node)[: max(0, (items.start_byte if items else end) - start)]
             func, _cls = enclosing(start)
-            raw.append((start, end, kind, node.start_point[0] + 1, end_line, head.strip(), func))
+            raw.append((start, end, kind, node.start_point[0] + 1, end_line, head.strip(), func,
+                        target))
     raw.sort(key=lambda r: (r[0], -r[1]))
     exits: list[set[str]] = [set() for _ in raw]
     starts = [r[0] for r in raw]
@@ -426,8 +431,8 @@ def _blocks(src: bytes, caps: dict, enclosing) -> list[Block]:
             if i >= 0:
                 exits[i].add(letter)
     return [_built(Block, kind=k, line=ln, end_line=el, head=h, func=fn,
-                   exits="".join(sorted(exits[i])))
-            for i, (_s, _e, k, ln, el, h, fn) in enumerate(raw)]
+                   exits="".join(sorted(exits[i])), target=tg)
+            for i, (_s, _e, k, ln, el, h, fn, tg) in enumerate(raw)]
 
 
 def extract(path: str, src: bytes) -> PyFacts:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.pyfacts import Call, PyFacts, short_name
+from ..index.pyfacts import Call, PyFacts, calls_by_func, short_name
 from ..index.repo import RepoIndex
 from .base import finding, probe, settings_named
 
@@ -121,6 +121,74 @@ def is_shell(call: Call) -> bool:
     return (call.kw("shell") or "").strip() == "True"
 
 
+_STR_LIT = re.compile(r"""^[rbuRBU]{0,2}(["'])[^"']*\1$""")
+
+
+def _split_top(text: str) -> list[str]:
+    """Elements of a list/tuple literal's inside, split at top-level commas."""
+    out, depth, cur, quote = [], 0, "", ""
+    for ch in text:
+        if quote:
+            cur += ch
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def fixed_command(facts: PyFacts, call: Call) -> bool:
+    """Whether the command a spawn runs is fixed by the code (a literal argv, a loop over a
+    literal list of commands, a path it computed plus literal flags) rather than handed in by its
+    caller: a fixed command is an orchestrator's chore (`docker --version`), never the model's."""
+    text = call.args[0] if call.args else (call.kw("args") or call.kw("cmd") or call.kw("command"))
+    if text is None:
+        return False
+    d = facts.func_at(call.line)
+    params = {p.name for p in d.params} if d else set()
+    return _fixed(facts, d, text.strip(), params, 0)
+
+
+def _fixed(facts: PyFacts, d, text: str, params: set[str], depth: int) -> bool:
+    if depth > 2:
+        return False
+    if _STR_LIT.match(text):
+        return True
+    if text[:1] in "[(" and text[-1:] in "])":
+        parts = _split_top(text[1:-1])
+        return bool(parts) and all(_fixed_element(facts, d, p, params, depth) for p in parts)
+    if text.isidentifier():
+        if text in params:
+            return False
+        scope = d.qualname if d else "module"
+        for b in facts.blocks:  # a loop variable over a fixed list
+            if b.kind == "for" and b.target.strip() == text and b.func == (d.qualname if d else None):
+                return _fixed(facts, d, b.head.strip(), params, depth + 1)
+        values = [a.value for a in facts.assigns if a.target == text and a.scope == scope and a.value]
+        return bool(values) and all(_fixed(facts, d, v.strip(), params, depth + 1) for v in values)
+    return False
+
+
+def _fixed_element(facts, d, part: str, params: set[str], depth: int) -> bool:
+    if _STR_LIT.match(part):
+        return True
+    m = re.match(r"^(str|os\.fspath)\((\w+)\)$", part)
+    name = m.group(2) if m else part
+    return name.isidentifier() and name not in params or _fixed(facts, d, part, params, depth + 1)
+
+
 @probe("exec.spawn", ("C4", "C8", "C1"),
        "Run model-driven processes in a sandbox with a scrubbed environment.")
 def spawns(index: RepoIndex):
@@ -137,7 +205,7 @@ def spawns(index: RepoIndex):
                  f"{' with a shell' if shell else ''} {env_desc}.")
         yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
                       env=kind, env_line=env_line, shell=shell, func=call.func or "",
-                      callee=call.callee)
+                      callee=call.callee, fixed=fixed_command(facts, call))
 
 
 @probe("exec.wrapper", ("C4",),
@@ -260,8 +328,9 @@ def selector_state(key: str, value: str | None) -> bool | None:
     """Whether the default value of a sandbox-selecting key switches the sandbox on."""
     k = key.upper()
     v = (value or "").strip().lower()
-    if re.search(r"PATH|ROOTFS|DIR|IMAGE|TIMEOUT|MEMORY|CPU|LIMIT|URL|HOST|PORT|CIDR|CACHE", k):
-        return None
+    if re.search(r"PATH|ROOTFS|DIR|IMAGE|TIMEOUT|MEMORY|CPU|LIMIT|URL|HOST|PORT|CIDR|CACHE|"
+                 r"_ID$|_IDS$|USER|GROUP|UID|GID|NAME$|PREFIX|SUFFIX|VOLUME|MOUNT|ENV_|_ENV$", k):
+        return None  # paths, sizes, identities: values of a backend, never its selector
     if v in _HOST:
         return False
     if v in _TRUE | _FALSE:
@@ -307,3 +376,63 @@ def gated_by(index: RepoIndex, path: str, line: int, names: set[str]) -> bool:
             if any(ref.search(t) for t in body):
                 referencing.append(any(pattern.search(t) for t in body))
     return bool(referencing) and all(referencing)
+
+
+_VALIDATOR = re.compile(r"(make_\w*safe|validat\w*|sanitiz\w*|is_(allowed|safe|permitted)\w*|"
+                        r"check_(command|cmd|safe|allowed|permission)\w*|ensure_safe|"
+                        r"parse_command|assert_safe|verify_command|filter_command)", re.I)
+_PATCH_LINE = (r"^\s*[\w.]*(socket|builtins|subprocess|os|shutil|requests|urllib)[\w]*\."
+               r"(socket|create_connection|getaddrinfo|open|Popen|run|call|check_call|"
+               r"check_output|system|popen|remove|rmtree|get|post|urlopen)\s*=\s*\w")
+
+
+@probe("exec.filter", ("C4", "C3"),
+       "A command filter is not isolation: run the command in a sandbox as well.")
+def filters(index: RepoIndex):
+    """Filtering in front of model-driven execution: a validator that parses and rejects a
+    command before the spawn that runs it (in the same function or the caller that hands the
+    command on), and preambles that replace socket/open/subprocess before model code runs."""
+    model = index.agent
+    graph = model.graph if model is not None else None
+    seen = set()
+    for facts, call in index.calls_where(SPAWN.__contains__):
+        sites = [(facts, call.func, call.line)]
+        if graph is not None and call.func:
+            nid = f"{facts.path}::{call.func}"
+            for src, edges in _callers(graph, nid):
+                sites.append(edges)
+        for f2, func, line in sites:
+            if not func or (f2.path, func) in seen:
+                continue
+            for c in calls_by_func(f2).get(func, ()):
+                if c.line < line and _VALIDATOR.search(c.short) and c.short != call.short \
+                        and not c.short.startswith("model_validate"):
+                    seen.add((f2.path, func))
+                    yield finding("exec.filter", f"{c.raw}(...) checks the command before "
+                                  f"{func} runs it (filtering, not isolation).", f2.path, c.line,
+                                  how="validator", spawn_path=facts.path, spawn_line=call.line,
+                                  func=func)
+                    break
+    hits = index.live_hits([_PATCH_LINE], globs=("*.py",))
+    by_file: dict[str, list] = {}
+    for h in hits:
+        by_file.setdefault(h.path, []).append(h)
+    for path, hs in by_file.items():
+        if len(hs) >= 2:  # one reassignment is a test double; a preamble replaces several
+            yield finding("exec.filter", "A preamble replaces network, file or process "
+                          "functions before the model's code runs (filtering, not isolation).",
+                          path, hs[0].line, hs[-1].line, how="preamble")
+
+
+def _callers(graph, nid: str):
+    """(caller node, (facts, func, line of the call)) for direct callers of NID."""
+    out = []
+    idx = graph._callers_index()
+    for src, line in idx.get(nid, ()):
+        node = graph.nodes.get(src)
+        if node is None or node.kind != "function":
+            continue
+        facts = graph._resolver.py.get(node.path) if graph._resolver else None
+        if facts is not None:
+            out.append((src, (facts, node.qualname, line)))
+    return out
