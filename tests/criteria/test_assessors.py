@@ -76,7 +76,8 @@ def test_c2_gated_tools_with_records_beat_ungated_tools(score):
 
 def test_c3_typed_checked_tools_beat_raw_shell_passthrough(score):
     weak, strong = score(shapes.WEAK)["C3"], score(shapes.C3_STRONG)["C3"]
-    assert lv(weak) == (1, 2, 0, 0)  # typed, but run_shell passes a raw command
+    # typed, but run_shell passes a raw command unchecked; every tool is on by default
+    assert lv(weak) == (1, 1, 1, 0)
     assert lv(strong) == (3, 2, 3, 2)  # typed, destination-checked, empty default tool list
     assert_moves_up(weak, strong)
 

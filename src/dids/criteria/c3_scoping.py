@@ -1,11 +1,29 @@
-"""C3 tool & action scoping: typed arguments vs raw passthrough, destinations, default tool set."""
+"""C3 tool & action scoping: what the default session's tools accept and can reach.
+
+The tool set is the default session's: tools registered on the scored path (hard-disabled ones
+and abstract base classes left out), narrowed to the tools a README snippet hands the agent
+when it names them, plus model-written code when code is the agent's action.
+
+- S: raw passthrough (a shell string, model-written code) with nothing checking it (L0);
+  passthrough behind an allowlist or an interpreter filter, or typed schemas whose generic
+  tools still take any command or URL (L1); commands parsed and rejected by a validator, or a
+  read-only surface whose arguments code builds (L2); destination allowlists / private-address
+  blocks on top (L3).
+- C: how much of the action surface the control covers.
+- D: an empty default tool list (L3); a small explicit set or tools that turn on only with
+  their integration (L2); everything on by default (L1).
+- B: what a misused tool reaches: the host and its credentials (L0), a container or any URL
+  (L1), read-only queries (L2).
+"""
 
 from __future__ import annotations
 
 import re
 
-from ..models import CriterionAssessment
+from ..models import CriterionAssessment, Kind
+from ..probes.base import finding
 from .base import ConfigBuilder, Context, assessor
+from .facts import shared
 
 _RAW_EXEC = re.compile(r"(command|cmd|script|code|shell|args|argv)\b", re.I)
 _RAW_URL = re.compile(r"\b(url|uri|endpoint|host)\b", re.I)
@@ -16,89 +34,173 @@ def _pkg(path: str) -> str:
     return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
 
 
-def _code_passthrough(ctx: Context, code_exec, restricted) -> CriterionAssessment:
-    """An agent whose action is model-written code: the code itself is the raw argument."""
-    b = ConfigBuilder(ctx, "C3", "default", "default configuration", opt_in=False)
-    lvl = 1 if restricted else 0
-    b.set("S", lvl, "The agent's action is model-written code run as given"
-          + ("; an import allowlist filters it." if restricted else " with no argument schema."),
-          restricted[:1] + code_exec[:2])
-    b.set("C", lvl, "Every action goes through the same unscoped code path.", code_exec[:2])
-    b.set("D", 0, "Code execution is on by default and cannot be narrowed per task.", code_exec[:1])
-    b.set("B", lvl, "Code can reach whatever the interpreter's process can reach"
-          + (" beyond the allowlist." if restricted else "."), code_exec[:2])
-    return CriterionAssessment(
-        criterion="C3", assessed=True, configurations=(b.build(),),
-        summary=f"dids found no tool registry; the agent acts by running model-written code "
-                f"({len(code_exec)} execution sites"
-                + (", behind a restricted interpreter" if restricted else "") + ").")
+def caps(t) -> set[str]:
+    return set(str(t.data.get("capabilities", "")).split(","))
+
+
+def default_tools(ctx: Context) -> list:
+    """The tools of the default session (see the module docstring)."""
+    tools = [t for t in ctx.findings["tools.inventory"] if not t.data.get("disabled")
+             and not t.data.get("base")
+             and not str(t.data.get("reach", "")).startswith("opt-in")
+             and not (t.data.get("registration") == "schema" and not _schema_has_tool(t))]
+    named = snippet_tool_names(ctx)
+    if named:
+        kept = [t for t in tools if str(t.data.get("name")) in named]
+        if kept:
+            return kept
+    return tools
+
+
+def _schema_has_tool(t) -> bool:
+    return False  # a bare `"type": "function"` line: a schema, but not a tool of its own
+
+
+def snippet_tool_names(ctx: Context) -> set[str]:
+    """Classes or functions a README snippet passes as the agent's `tools=[...]`."""
+    model = ctx.index.agent
+    if model is None:
+        return set()
+    out = set()
+    for _callee, kwargs, _line in model.entries.snippet_calls:
+        for k, v in kwargs:
+            if k == "tools":
+                out.update(re.findall(r"([A-Za-z_]\w*)\s*\(", v))
+                out.update(n for n in re.findall(r"[A-Za-z_]\w*", v))
+    return out
 
 
 @assessor("C3")
 def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
-    tools = f["tools.inventory"]
-    tools_all = f["tools.inventory"]
-    # a destination check protects tools only where their package calls it
-    tool_pkgs = {_pkg(t.location.path) for t in tools_all if t.location}
+    sh = shared(ctx)
+    tools = default_tools(ctx)
+    tool_pkgs = {_pkg(t.location.path) for t in tools if t.location}
     ssrf = [x for x in f["scope.destination"] if x.location and _pkg(x.location.path) in tool_pkgs]
     allow = f["scope.allowlist"]
-    code_exec = f["exec.inprocess"] + [s for s in f["exec.spawn"] if s.data["shell"]]
-    only_schemas = all(t.data["registration"] == "schema" for t in tools)
-    if only_schemas and code_exec:
-        return _code_passthrough(ctx, code_exec, f["exec.restricted"])
-    if not tools:
+    validators = [x for x in f["exec.filter"] if x.data.get("how") == "validator"]
+    code = [p for p in sh.model_exec() if p.cls in ("restricted", "inprocess", "kernel")]
+    restricted = [p for p in code if p.cls == "restricted"]
+    if not tools and not code:
         return CriterionAssessment(
             criterion="C3", assessed=False,
-            summary="No tool registration dids recognises was found, so tool scoping was not "
-                    "assessed (tools may be registered in a way dids does not read yet).")
-    caps = lambda t: set(str(t.data["capabilities"]).split(","))  # noqa: E731
+            summary="No tool registration dids recognises was found on the scored path, so tool "
+                    "scoping was not assessed (tools may be registered in a way dids does not "
+                    "read yet).")
     raw_exec = [t for t in tools if "shell" in caps(t) or
-                ("exec" in caps(t) and _RAW_EXEC.search(str(t.data["params"])))]
+                ("exec" in caps(t) and (_RAW_EXEC.search(str(t.data.get("params"))) or
+                                        t.data.get("registration") == "schema-object"))]
     net = [t for t in tools if "network" in caps(t)]
-    raw_url = [t for t in net if _RAW_URL.search(str(t.data["params"]))]
-    typed = [t for t in tools if t.data["typed"]]
+    raw_url = [t for t in net if _RAW_URL.search(str(t.data.get("params"))) or
+               t.data.get("registration") == "schema-object"]
+    writes = [t for t in tools if caps(t) & {"exec", "fs_write", "external_comm", "shell"}]
+    typed = [t for t in tools if t.data.get("typed")]
+    # a read-only surface: nothing executes or writes files; a ticket or two may be opened
+    read_only = not code and not any(caps(t) & {"exec", "fs_write", "shell"} for t in tools) \
+        and len(writes) <= 2 and len(tools) > 2 * len(writes)
+    leaks = sh.model_exec_env_leaks
+    contained = not leaks and bool(sh.default_sandboxes)
     b = ConfigBuilder(ctx, "C3", "default", "default configuration", opt_in=False)
-    if f["exec.restricted"] and not raw_exec:
-        # a code agent: its interpreter is a passthrough even if other tools are typed
-        raw_exec = f["exec.restricted"][:2]
-    if raw_exec:
-        s, stext = (1 if len(typed) * 2 >= len(tools) else 0), (
-            "A tool passes a raw command string to a process; argument types elsewhere do not "
-            "bound it.")
+
+    # S and C
+    if code and not raw_exec:
+        s = 1 if restricted else 0
+        stext = ("The agent's action is model-written code run as given"
+                 + ("; an import allowlist filters it." if restricted else
+                    ", with no argument schema."))
+        s_ev = [p.finding for p in (restricted or code)[:2]] + tools[:1]
+        c, ctext = (2 if restricted else 0), ("Every code action goes through the same "
+                                              "interpreter filter; tool calls made from code are "
+                                              "not schema-checked." if restricted else
+                                              "No path checks what the code does.")
+        c_ev = [p.finding for p in code[:2]]
+    elif raw_exec and validators:
+        s, stext = 2, ("Commands are parsed and checked against allow/deny rules before they "
+                       "run; other tools take typed, quoted arguments.")
+        s_ev = validators[:2] + raw_exec[:1] + raw_url[:1]
+        unvalidated = [t for t in raw_exec if not any(
+            v.location and t.location and v.location.path == t.location.path for v in validators)]
+        c = 1 if unvalidated or raw_url else 2
+        ctext = ("Validation covers only part of the command tools; "
+                 f"{len(unvalidated)} others render arguments into commands unchecked."
+                 if unvalidated else "Every command tool is validated.")
+        c_ev = validators[:1] + unvalidated[:2] + raw_url[:1]
+    elif raw_exec:
+        s = 1 if len(typed) * 2 >= len(tools) else 0
+        stext = ("Tool arguments are typed, but a command or code tool accepts any command "
+                 "string." if s else "A tool passes a raw command string to a process with no "
+                 "schema or check.")
+        s_ev = raw_exec[:2] + raw_url[:1]
+        c = min(1, s)
+        ctext = "No tool validates commands, paths or destinations; the schemas only require " \
+                "arguments." if s else "No tool path validates its arguments."
+        c_ev = raw_exec[:2] + raw_url[:1]
     elif raw_url and not ssrf:
-        s, stext = 2, "Tool arguments are typed, but an HTTP tool takes any URL with no "
-        stext += "destination allowlist or private-address check."
-    elif len(typed) * 2 >= len(tools):
-        s, stext = (3 if ssrf or not net else 2), "Tool arguments are typed" + (
-            " and destinations are checked." if ssrf else ".")
+        s, stext = 2, ("Tool arguments are typed, but an HTTP tool takes any URL with no "
+                       "destination allowlist or private-address check.")
+        s_ev = raw_url[:2] + typed[:1]
+        c, ctext = 2, f"{len(typed)} of {len(tools)} tools declare typed arguments."
+        c_ev = typed[:2]
     else:
-        s, stext = 1, "Most tools take untyped arguments."
-    b.set("S", s, stext, (raw_exec[:2] + raw_url[:2] + ssrf[:1]) or typed[:2])
-    share = len(typed) / len(tools)
-    c = 2 if share >= 0.8 else (1 if share >= 0.4 else 0)
-    b.set("C", min(c, s + 1), f"{len(typed)} of {len(tools)} tools declare typed arguments.",
-          (typed[:2] + [t for t in tools if not t.data["typed"]][:2]))
+        checked = {x.location.path.rsplit("/", 1)[0] for x in ssrf if x.location}
+        covered = [t for t in net if t.location and t.location.path.rsplit("/", 1)[0] in checked]
+        s = 3 if net and len(covered) * 2 >= len(net) and len(typed) * 2 >= len(tools) else 2
+        stext = ("Tools are typed and read-only" if read_only else "Tool arguments are typed") \
+            + (", and destinations are checked." if ssrf else ".")
+        s_ev = (ssrf[:1] + typed[:2]) or tools[:2]
+        share = len(typed) / max(len(tools), 1)
+        c = 2 if share >= 0.8 else 1
+        ctext = f"{len(typed)} of {len(tools)} tools declare typed arguments."
+        c_ev = typed[:2] or tools[:2]
+    b.set("S", s, stext, s_ev)
+    b.set("C", min(c, s + 1), ctext, c_ev)
+
+    # D
+    named = snippet_tool_names(ctx)
+    gated = [t for t in ctx.findings["tools.inventory"] if t.data.get("disabled")]
+    exec_on = bool(raw_exec or code and not restricted)
     if allow:
-        d, dtext = 3, "Agents start with an empty tool list and receive only the tools configured."
-    elif raw_exec:
-        d, dtext = 0, "Every registered tool, including command execution, is on by default."
+        d, dtext, d_ev = 3, ("Agents start with an empty tool list and receive only the tools "
+                             "configured."), allow[:2]
+    elif named and tools:
+        d, dtext, d_ev = 2, ("The quick start hands the agent an explicit, short tool list; "
+                             "other shipped tools are not added by default."), tools[:2]
+    elif gated and not exec_on:
+        d, dtext, d_ev = 2, ("Tools turn on only when their integration is configured, and "
+                             "the generic execution tool is hard-disabled."), gated[:2] + tools[:1]
     else:
-        d, dtext = 1, "Tools are registered globally; no per-agent allowlist was found."
-    b.set("D", min(d, s + 1), dtext, allow[:2] or raw_exec[:1] or tools[:1])
-    only_restricted = raw_exec and all(x.probe == "exec.restricted" for x in raw_exec)
-    if only_restricted:
-        bl, btext = 1, "Model-written code reaches whatever the restricted interpreter allows."
-    elif raw_exec:
-        bl, btext = 0, "A general-purpose command tool reaches the whole host and its credentials."
+        d, dtext = 1, ("Every built-in tool is on by default" + (", including command or code "
+                       "execution." if exec_on else "."))
+        d_ev = (raw_exec or [p.finding for p in code] or tools)[:2]
+    b.set("D", min(d, s + 1), dtext, d_ev)
+
+    # B
+    if leaks and (raw_exec or code):
+        bl, btext = 0, "A misused tool reaches the whole host: commands or code run with the " \
+                       "agent's user, files and credentials."
+        b_ev = [p.finding for p in leaks[:2]] + raw_exec[:1]
+    elif contained and (raw_exec or code):
+        bl, btext = 1, "Tools are general-purpose but act on a disposable container and what " \
+                       "its tokens and network reach, not on the host."
+        b_ev = [p.finding for p in sh.default_sandboxes[:2]] + raw_exec[:1]
     elif raw_url and not ssrf:
         bl, btext = 1, "An HTTP tool can reach any destination the process can reach."
+        b_ev = raw_url[:2]
+    elif read_only:
+        bl, btext = 2, "The default tools only read: a misused call returns data, it changes " \
+                       "nothing."
+        b_ev = tools[:2]
     else:
-        bl, btext = 2, "Tool reach is bounded by typed arguments and destination checks."
-    b.set("B", min(bl, s + 1), btext, raw_exec[:2] or raw_url[:2] or tools[:1])
-    summary = (f"dids found {len(tools)} registered tools ({len(raw_exec)} passing raw commands, "
-               f"{len(net)} with network egress, {len(raw_url)} taking a free URL); "
-               f"{len(typed)} declare typed arguments; {len(ssrf)} destination checks and "
-               f"{len(allow)} per-agent tool allowlists were found.")
+        bl, btext = 1, "Tools write to external systems within their typed arguments."
+        b_ev = writes[:2] or tools[:1]
+    b.set("B", min(bl, s + 1), btext, b_ev)
+    summary = (f"The default session holds {len(tools)} tools ({len(raw_exec)} taking raw "
+               f"commands, {len(net)} with network egress, {len(raw_url)} taking a free URL"
+               + (f", model-written code through {len(code)} execution sites" if code else "")
+               + f"); {len(typed)} declare typed arguments; {len(validators)} command validators, "
+               f"{len(ssrf)} destination checks and {len(allow)} per-agent tool allowlists.")
     return CriterionAssessment(criterion="C3", assessed=True, summary=summary,
                                configurations=(b.build(),))
+
+
+__all__ = ["assess", "caps", "default_tools", "snippet_tool_names", "Kind", "finding"]

@@ -131,8 +131,10 @@ def _decorated_tools(facts: PyFacts):
 @probe("tools.inventory", ("C2", "C3"),
        "Give every tool typed arguments, a capability class and an approval flag.")
 def inventory(index: RepoIndex):
-    """Functions registered as tools by decorator, and Tool subclasses, with their capabilities."""
+    """Functions registered as tools by decorator, Tool subclasses (transitively), registered
+    functions and function-calling schema objects, with their capabilities."""
     helpers = helper_capabilities(index)
+    tool_classes = _tool_classes(index)
     for facts in index.source_py():
         for d, dec, approval in _decorated_tools(facts):
             caps = _capabilities(facts, d, helpers)
@@ -147,7 +149,7 @@ def inventory(index: RepoIndex):
                           capabilities=",".join(caps), typed=typed, params=params,
                           approval=approval, disabled=disabled)
         for c in facts.classes:
-            if not any(_TOOL_BASE.search(b) for b in c.bases):
+            if f"{facts.path}::{c.qualname}" not in tool_classes:
                 continue
             methods = [d for d in facts.defs if d.cls == c.qualname]
             schema = " ".join(a.value or "" for a in facts.assigns if a.scope == c.qualname and
@@ -155,12 +157,15 @@ def inventory(index: RepoIndex):
             caps: set[str] = set()
             for m in methods:
                 caps.update(x for x in _capabilities(facts, m, helpers) if x != "read_only")
+            base = tool_classes[f"{facts.path}::{c.qualname}"]
             yield finding("tools.inventory",
-                          f"Tool class {c.name} ({', '.join(sorted(caps)) or 'read_only'}).",
+                          f"Tool {'base ' if base else ''}class {c.name} "
+                          f"({', '.join(sorted(caps)) or 'read_only'}).",
                           facts.path, c.line, kind=_kind(), name=c.name, registration="subclass",
                           capabilities=",".join(sorted(caps)) or "read_only", typed=True,
-                          params=schema[:400], approval=None)
+                          params=schema[:400], approval=None, base=base)
     yield from _registered_elsewhere(index, helpers)
+    yield from _schema_objects(index)
 
 
 _REGISTER_CALL = Names(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
@@ -199,6 +204,79 @@ def _registered_elsewhere(index: RepoIndex, helpers):
                       h.path, h.line, kind=_kind(), name=f"schema@{h.path}:{h.line}",
                       registration="schema", capabilities="read_only", typed=True, params="",
                       approval=None)
+
+
+def _tool_classes(index: RepoIndex) -> dict[str, bool]:
+    """Tool classes (node id -> whether other tool classes extend it): direct subclasses of a
+    class named like a tool base, and their subclasses along the repository's hierarchy."""
+    direct = {f"{f.path}::{c.qualname}" for f in index.source_py() for c in f.classes
+              if any(_TOOL_BASE.search(b) for b in c.bases)}
+    model = index.agent
+    if model is None:
+        return {c: False for c in direct}
+    g = model.graph
+    out: dict[str, bool] = {}
+    stack = list(direct)
+    while stack:
+        cid = stack.pop()
+        if cid in out:
+            continue
+        subs = g.subclasses.get(cid, [])
+        out[cid] = bool(subs)
+        stack.extend(subs)
+    return out
+
+
+_SCHEMA_CTOR = {"ChatCompletionToolParam", "ChatCompletionToolParamFunctionChunk",
+                "FunctionDefinition", "ChatCompletionFunctionToolParam", "FunctionTool",
+                "ToolParam"}
+# what a schema tool does, from the name it gives the model (its only contract)
+_NAME_CAPS = (
+    (re.compile(r"bash|shell|terminal|\bcmd\b|command|execute_(?!ipython)|run_(cmd|command)", re.I),
+     ("exec", "shell")),
+    (re.compile(r"python|ipython|jupyter|(execute|run)_code|notebook", re.I), ("exec",)),
+    (re.compile(r"brows|web_|fetch|url|http", re.I), ("network",)),
+    (re.compile(r"edit|write|str_replace|patch|create_file|delete", re.I), ("fs_write",)),
+)
+
+
+def _schema_objects(index: RepoIndex):
+    """Function-calling tool schemas built as objects (litellm/OpenAI ChatCompletionToolParam and
+    friends), named by a literal or a constant; what the tool does is read from that name."""
+    seen = set()
+    for facts, c in index.calls_named(_SCHEMA_CTOR):
+        name = c.kw("name")
+        if name is None:
+            continue
+        value = _constant(index, facts, name.strip())
+        if not value or (facts.path, value) in seen:
+            continue
+        seen.add((facts.path, value))
+        caps = sorted({cap for rx, cs in _NAME_CAPS if rx.search(value) for cap in cs}) or ["read_only"]
+        yield finding("tools.inventory", f"Tool schema {value!r} built by {c.raw}(...) "
+                      f"({', '.join(caps)}).", facts.path, c.line, c.end_line, kind=_kind(),
+                      name=value, registration="schema-object", capabilities=",".join(caps),
+                      typed=True, params="", approval=None)
+
+
+def _constant(index: RepoIndex, facts, text: str) -> str | None:
+    """The string TEXT names: a literal, a module constant, or an imported constant."""
+    if len(text) >= 2 and text[0] in "\"'" and text[-1] == text[0]:
+        return text[1:-1]
+    if not text.isidentifier():
+        return None
+    for a in facts.assigns:
+        if a.scope_kind == "module" and a.target == text and a.value:
+            v = a.value.strip()
+            if len(v) >= 2 and v[0] in "\"'" and v[-1] == v[0]:
+                return v[1:-1]
+    origin = facts.imports.get(text)
+    model = index.agent
+    if origin and model is not None:
+        hit = model.graph.modules.split(model.graph.modules.absolute(origin, facts.path))
+        if hit and hit[1] and "." not in hit[1] and hit[0] in index.py:
+            return _constant(index, index.py[hit[0]], hit[1]) if hit[0] != facts.path else None
+    return None
 
 
 def _kind():
