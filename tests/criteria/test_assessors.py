@@ -59,7 +59,8 @@ def test_c2_global_autonomy_constant_makes_asking_opt_in(score):
     default, alt = result.configurations
     assert (default.opt_in, default.cap, lv(default)) == (False, "C2-POWERBYPASS", (0, 0, 0, 0))
     assert (alt.opt_in, alt.cap) == (True, "G1")
-    assert lv(alt) == (2, 1, 0, 0)  # a confirmation prompt exists, off by default
+    # a per-call prompt at the dispatcher every tool passes, off by default
+    assert lv(alt) == (2, 2, 0, 0)
     assert result.counted == "alt" and result.cap == "G1"
     assert result.score <= 0.5
 

@@ -71,6 +71,19 @@ class Defaults:
                     v = m.group(1).strip()
                 if _literal(v) is not _UNKNOWN:
                     self._fields.setdefault(a.target.lower(), set()).add(v)
+        # every class's literal field defaults, for switches read off a state or options
+        # object (`self.state.confirmation_mode`): used for setting-like names only
+        self._all_fields: dict[str, set[str]] = {}
+        for facts in py.values():
+            for a in facts.assigns:
+                if a.scope_kind == "class" and a.op == "=" and a.target.isidentifier() and \
+                        a.value and _SETTING_NAME.search(a.target):
+                    v = a.value.strip()
+                    m = _FIELD_DEFAULT.match(v)
+                    if m:
+                        v = m.group(1).strip()
+                    if _literal(v) is not _UNKNOWN:
+                        self._all_fields.setdefault(a.target.lower(), set()).add(v)
         self._settings: dict[str, set[str]] = {}
         for s in settings:
             for k in {s.key, s.var or s.key}:
@@ -111,6 +124,8 @@ class Defaults:
             v = self._table(self._fields, last)
             if v is _UNKNOWN:
                 v = self._table(self._settings, last)
+            if v is _UNKNOWN and _SETTING_NAME.search(last):
+                v = self._table(self._all_fields, last)
             return v
         return _UNKNOWN
 
@@ -148,13 +163,16 @@ class Defaults:
         cond = cond.strip()
         if cond.startswith("(") and cond.endswith(")") and cond.count("(") == 1:
             cond = cond[1:-1].strip()
-        if "(" not in cond.replace(".lower()", "").replace(".upper()", "") or _GETENV.match(cond):
-            for op in (" and ", " or "):
-                if op in cond:
-                    parts = [self.truth(facts, func, p) for p in cond.split(op)]
-                    if op == " and ":
-                        return False if False in parts else (True if all(parts) else None)
-                    return True if True in parts else (False if all(p is False for p in parts) else None)
+        cond = " ".join(cond.split())
+        for op in ("or", "and"):  # `or` binds looser: split on it first
+            parts_text = _split_bool(cond, op)
+            if len(parts_text) > 1:
+                parts = [self.truth(facts, func, p) for p in parts_text]
+                if op == "and":
+                    return False if False in parts else (True if all(p is True for p in parts) else None)
+                return True if True in parts else (False if all(p is False for p in parts) else None)
+        if cond.startswith("(") and cond.endswith(")") and _balanced(cond[1:-1]):
+            return self.truth(facts, func, cond[1:-1])
         negate = cond.startswith("not ")
         body = cond[4:].strip() if negate else cond
         m = _CMP.match(body)
@@ -194,7 +212,14 @@ class Defaults:
             if not (b.line <= line <= b.end_line) or b.kind not in ("if", "elif", "else"):
                 continue
             if b.line == line:
-                continue  # the condition itself runs whatever it decides
+                # the condition runs, but `setting and call()` skips the call when the
+                # setting is off by default (short-circuit)
+                if b.kind in ("if", "elif") and b.head:
+                    parts = _split_bool(" ".join(b.head.split()), "and")
+                    if len(parts) > 1 and "(" not in parts[0] and \
+                            self.truth(facts, func, parts[0]) is False:
+                        return Guard(path, b.line, b.head, _setting_of(parts[0]))
+                continue
             taken = self._taken(facts, func, chain, i)
             if taken is False:
                 cond = b.head or "else of " + self._chain_heads(chain, i)
@@ -242,6 +267,41 @@ class Defaults:
     def _chain_heads(self, chain, i) -> str:
         j = self._previous(chain, i)
         return chain[j].head if j is not None else "a branch"
+
+
+def _split_bool(cond: str, op: str) -> list[str]:
+    """COND split at top-level ` and `/` or ` (outside parentheses and strings)."""
+    out, depth, quote, start, i = [], 0, "", 0, 0
+    token = f" {op} "
+    while i < len(cond):
+        ch = cond[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and cond.startswith(token, i):
+            out.append(cond[start:i].strip())
+            i += len(token)
+            start = i
+            continue
+        i += 1
+    out.append(cond[start:].strip())
+    return [p for p in out if p]
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _func(facts: PyFacts, qual: str | None):

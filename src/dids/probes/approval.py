@@ -19,7 +19,8 @@ _PROMPT_CALL = Names(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|typer\.co
 # a prompt gates an action when it is about running something the agent chose, not a CLI chore
 _PROMPT_CONTEXT = re.compile(r"approv|allow|permi|run this|run the|execut|command|tool|action|code", re.I)
 _PROMPT_CHORE = re.compile(r"install|overwrite|remote|wizard|setup|login|config|delete the|reset|"
-                           r"upgrade|update available|telemetry|continue\?", re.I)
+                           r"upgrade|update available|telemetry|continue\?|feedback|shar(e|ing)|"
+                           r"consent|onboard|rating", re.I)
 _MODE_KEY = Names(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
                   r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
 _ALLOW_ALL = re.compile(r"^(high|full|full_auto|auto|yolo|allow\w*|bypass\w*|never|trust\w*|true|1|on|"
@@ -149,3 +150,98 @@ def reversibility(index: RepoIndex):
     for facts, c in calls_to_defined(index, _REVERSIBLE):
         yield finding("approval.reversibility", f"{c.raw}(...) makes an action reversible "
                               "or previewable.", facts.path, c.line, fn=c.short)
+
+
+_GATE_WORDS = re.compile(r"approv|confirm|allow|permi|proceed|run this|execut|\by/n\b|\[y/n\]|"
+                         r"yes/no|\(y\)|continue\?|accept|reject|deny", re.I)
+_STATE_GATE = (r"\b(AWAITING_(USER_)?CONFIRMATION|awaiting_confirmation|PENDING_APPROVAL|"
+               r"pending_approval|APPROVAL_REQUIRED|ApprovalRequired|AWAITING_APPROVAL|"
+               r"requires_confirmation|NEEDS_APPROVAL)\b")
+
+
+@probe("approval.gate", ("C2", "C5"), "Ask a human, showing the exact action, before it runs.")
+def gates(index: RepoIndex):
+    """Human decisions on the model's path: a terminal or GUI prompt about running something,
+    asked where the agent loop or a tool reaches it (or in a callback they call), and
+    state-machine gates that hold an action until a user event (`AWAITING_CONFIRMATION`).
+    Prompts that only set the tool up (login, onboarding, configuration) are chores."""
+    from ..agent.semantics import matches
+
+    model = index.agent
+    driven = _driven_nodes(index)
+    for facts, c, row in matches(index).get("prompt", ()):
+        if row.get("masked"):
+            continue
+        text = " ".join(c.args + tuple(v for _, v in c.kwargs))
+        func = c.func or ""
+        context = text + " " + func + " " + _nearby(index, facts.path, c.line)
+        if not _GATE_WORDS.search(context) or _PROMPT_CHORE.search(text + " " + func):
+            continue
+        if model is not None and not _reached_from(model.graph, driven, facts.path, c.line):
+            continue
+        yield finding("approval.gate", f"{c.raw}(...) in {func or 'module scope'} asks the person "
+                      "before the action runs.", facts.path, c.line, c.end_line, how="prompt",
+                      func=func, in_tool=_in_tool(index, facts.path, c.line))
+    for h in index.live_hits([_STATE_GATE], globs=("*.py",)):
+        text = h.text.strip()
+        if re.match(r"^[A-Z_]+\s*=\s*['\"]", text):
+            continue  # the enum member's own definition
+        before = index.line(h.path, h.line - 1).split(" #", 1)[0].rstrip()
+        m = re.search(_STATE_GATE, text)
+        head = text[:m.start()] if m else text
+        producer = (re.search(r"(?<![=!<>])=\s*(\(\s*)?[\w.]*$", head) or
+                    (re.match(r"^[\w.]*$", head.strip()) and re.search(r"(?<![=!<>])=\s*\(?$", before))) \
+            and not re.search(r"==|!=|\bis\b|\bin\b", head)
+        if not producer:
+            continue  # a test of the state, not the place that holds an action
+        in_tool = _in_tool(index, h.path, h.line)
+        if model is not None and not in_tool and not _reached_from(model.graph, driven, h.path, h.line):
+            continue
+        yield finding("approval.gate", "The action is held in an awaiting-confirmation state "
+                      "until a user decision resumes it.", h.path, h.line, how="state",
+                      in_tool=in_tool)
+
+
+def _nearby(index: RepoIndex, path: str, line: int) -> str:
+    return " ".join(index.line(path, i) for i in range(max(1, line - 3), line + 1))
+
+
+def _driven_nodes(index: RepoIndex) -> set[str] | None:
+    model = index.agent
+    if model is None or not model.session.loops:
+        return None
+    return set(model.session.driven)
+
+
+def _reached_from(graph, driven, path: str, line: int) -> bool:
+    """Whether PATH:LINE is model-driven code, or a function driven code calls or passes on
+    (an approval callback handed to the loop)."""
+    if driven is None:
+        return True
+    nid = graph.node_at(path, line)
+    if nid in driven:
+        return True
+    for src, _ln in graph._callers_index().get(nid, ()):
+        if src in driven:
+            return True
+    return any(src in driven for src, edges in graph.edges.items() if src in driven
+               for dst, _l, how in edges if dst == nid and how == "ref")
+
+
+def _in_tool(index: RepoIndex, path: str, line: int) -> bool:
+    """Whether PATH:LINE sits inside a tool's own code (a class or function registered as a
+    tool) rather than in the loop or dispatcher every tool passes through."""
+    facts = index.py.get(path)
+    if facts is None:
+        return False
+    func = facts.func_at(line)
+    if func is None:
+        return False
+    for dec in func.decorators:
+        if re.match(r"^(?:[\w.]*\.)?(tool|function_tool)\b", dec):
+            return True
+    if func.cls:
+        cls = next((c for c in facts.classes if c.qualname == func.cls), None)
+        return cls is not None and any(re.search(r"Tool$", b) for b in cls.bases) or \
+            bool(re.search(r"Tool$|Command$", func.cls))
+    return False
