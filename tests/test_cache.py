@@ -83,8 +83,11 @@ def test_cli_no_cache_flag(cli, sample_repo, tmp_path):
 
 
 def test_rubric_change_invalidates(sample_repo, counted, tmp_path, monkeypatch):
+    from importlib.resources import as_file
+
     rubrics = tmp_path / "rubrics"
-    shutil.copytree(rubric_dir(), rubrics)
+    with as_file(rubric_dir()) as packaged:
+        shutil.copytree(packaged, rubrics)
     monkeypatch.setenv("DIDS_RUBRIC_DIR", str(rubrics))
     load_rubric.cache_clear()
     engine.score_target(str(sample_repo), use_cache=True)

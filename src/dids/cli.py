@@ -17,8 +17,19 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 err = Console(stderr=True)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        sys.stdout.write(f"dids {__version__}\n")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the version and exit."),
+) -> None:
     """Static defense-in-depth scoring of AI-agent repositories."""
 
 
