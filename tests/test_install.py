@@ -66,6 +66,7 @@ def test_wheel_ships_the_data(installed):
     assert {f"dids/data/rubrics/c{i}.yaml" for i in range(1, 11)} <= names
     assert "dids/data/templates/card.md.j2" in names
     assert not any(".data/data/" in n for n in names)  # nothing installed under <prefix>/share
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
 
 def test_target_install_scores(installed, sample_repo, tmp_path):
