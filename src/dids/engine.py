@@ -43,19 +43,22 @@ def score_target(target: str, rev: str | None = None, *, reviewed: str | None = 
 def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
                    repo_url: str | None = None, use_cache: bool = False) -> Report:
     """The Report of one pinned commit, from the result cache when allowed and present."""
-    from . import cache
+    from . import cache, notices
 
     url = repo_url or snapshot.url
     use_cache = use_cache and limits is None  # custom limits give a different index
     if use_cache:
         hit = cache.load(url, snapshot.commit)
         if hit is not None:
+            notices.detail(f"cached result for {snapshot.commit[:12]} (no indexing, no probes)")
             return hit
+    notices.stage("index and parse")
     index = build_index(snapshot, limits)
     # The index is about a million long-lived objects without reference cycles. Frozen, the
     # cyclic collector stops rescanning them on every full collection the probes trigger
     # (a third of the probe time on a large repository); unfrozen again once scored.
     gc.freeze()
+    notices.stage("probes and assessors")
     try:
         report = score_index(index, repo_url=repo_url)
     finally:

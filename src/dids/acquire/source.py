@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+from ..cachedir import cache_root  # noqa: F401  (re-exported: index/ reads it from here)
 from ..errors import InputError
 from . import budget
 from .safegit import close_git, open_git, run_git
@@ -24,13 +25,6 @@ from .safegit import close_git, open_git, run_git
 _URL_RE = re.compile(r"^(https://|ssh://|git@[\w.-]+:|file://)")
 _OTHER_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z][A-Za-z0-9+.-]*::)")
 _HEX40 = re.compile(r"^[0-9a-f]{40}$")
-
-
-def cache_root() -> Path:
-    base = os.environ.get("DIDS_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "dids"
-    )
-    return Path(base)
 
 
 @dataclass(frozen=True)

@@ -105,11 +105,14 @@ def apply_config(index, claims: Claims) -> int:
 
 
 def score_gated(snapshot, claims: Claims, repo_url: str | None = None) -> tuple[Report, int]:
+    from .. import notices
     from ..engine import score_index
     from ..index.repo import build_index
 
+    notices.stage(f"index and parse {snapshot.commit[:12]}")
     index = build_index(snapshot)
     n = apply_config(index, claims)
+    notices.stage(f"probes and assessors {snapshot.commit[:12]}")
     report = score_index(index, repo_url=repo_url)
     cfg = claims.config
     if cfg.path and cfg.config.hints:
@@ -270,7 +273,9 @@ def run_gate(target: str, rev: str | None = None, *, min_score: float | None = N
 
 # ---------------------------------------------------------------------------- output
 
-def render_text(res: GateResult) -> str:
+def render_text(res: GateResult, *, quiet: bool = False) -> str:
+    """The gate's result for a CI log. QUIET (-q) keeps the verdict and the checks and leaves
+    out the list of gaps."""
     r = res.report
     fails, waived = res.failures, [c for c in res.checks if c.status == "waived"]
     head = "PASSED" if res.passed else "FAILED"
@@ -303,6 +308,8 @@ def render_text(res: GateResult) -> str:
                 out.append(f"         waiver {w.key}: {w.describe()}")
     if not res.checks:
         out.append("All checks passed.")
+    if quiet:
+        return "\n".join(out) + "\n"
     out.append("")
     out.append(f"Gaps (dimensions below L2 on the counted configuration): {len(res.gaps)}")
     for g in res.gaps:

@@ -182,3 +182,22 @@ def render_sarif(report: Report, claims=None, *, applied: bool = False,
         run["versionControlProvenance"] = [{"repositoryUri": repo, "revisionId": report.commit}]
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_error_sarif(message: str, *, exit_code: int) -> str:
+    """The SARIF log of a gate that could not run (bad configuration, unknown base, timeout):
+    no results, and the error as a tool execution notification of an unsuccessful invocation,
+    so a CI step that uploads the file with `if: always()` shows why instead of failing on a
+    missing file."""
+    rules = [_rule(cid, load_rubric()) for cid in CRITERIA]
+    run = {
+        "tool": {"driver": {"name": "dids", "version": __version__,
+                            "semanticVersion": __version__, "rules": rules}},
+        "invocations": [{"executionSuccessful": False, "exitCode": exit_code,
+                         "toolExecutionNotifications": [
+                             {"level": "error", "message": {"text": " ".join(message.split())}}]}],
+        "columnKind": "unicodeCodePoints",
+        "results": [],
+    }
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
