@@ -262,13 +262,35 @@ def run_gate(target: str, rev: str | None = None, *, min_score: float | None = N
         try:
             base_snap = acquire(target, spec)
         except InputError:
-            raise InputError(f"{target}: no baseline commit {spec!r} (the first commit has no "
-                             "parent); pass --baseline FILE or --base REV") from None
+            raise InputError(missing_base(target, snapshot, base_rev)) from None
         base_report, _ = score_gated(base_snap, claims)
         baseline = current_view(base_report)
         label = f"commit {base_snap.commit[:12]} (score {base_report.score:.1f})"
     return evaluate(target, report, claims, min_score=min_score, baseline=baseline,
                     baseline_label=label, today=today, excluded_files=n_excluded)
+
+
+def missing_base(target: str, snapshot, base_rev: str | None) -> str:
+    """Why the --no-regress baseline commit is not there, with what to do: an unknown --base,
+    a shallow clone that lacks the parent (actions/checkout fetches one commit by default), or
+    a first commit."""
+    from ..acquire.safegit import run_git
+
+    short = snapshot.commit[:12]
+    if base_rev:
+        return (f"{target}: unknown revision {base_rev!r} for --base: it is not in this clone "
+                "(fetch it first, e.g. `git fetch origin main`, or check out with fetch-depth: 0)"
+                "; or pass --baseline FILE")
+    raw = run_git(["cat-file", "commit", snapshot.commit], git_dir=snapshot.git_dir,
+                  check=False).stdout
+    parents = [ln.split()[1].decode() for ln in raw.split(b"\n\n", 1)[0].splitlines()
+               if ln.startswith(b"parent ")]
+    if parents:
+        return (f"{target}: no baseline commit: the parent of {short} ({parents[0][:12]}) is not "
+                "in this clone, which is shallow (use fetch-depth: 2 with actions/checkout, or "
+                "`git fetch --deepen=1`); or pass --baseline FILE or --base REV")
+    return (f"{target}: no baseline commit: {short} is the first commit (it has no parent); "
+            "pass --baseline FILE or --base REV")
 
 
 # ---------------------------------------------------------------------------- output
