@@ -329,7 +329,7 @@ def gate(
         raise
     if sarif:
         _write_sarif(sarif, render_sarif(res.report, res.claims, applied=True,
-                                         baseline=res.baseline_view))
+                                         baseline=res.baseline_view, files=res.files))
     _write(render_gate_json(res) if out_fmt == "json" else render_text(res, quiet=quiet),
            output, f"gate result ({out_fmt})")
     notices.finish()

@@ -12,7 +12,7 @@ import yaml
 
 # the C-accelerated safe loader when libyaml is present; same constructors as safe_load
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from .models import CRITERIA, DIMENSIONS
 from .resources import data_dir
@@ -31,6 +31,9 @@ class CriterionRubric(BaseModel):
     question: str
     playbook: int
     playbook_step: int | None = None
+    # a gap's seriousness for code scanning (SARIF security-severity): criteria whose failure
+    # hands over the host or its secrets rank above audit and limits
+    security_severity: float = Field(5.0, gt=0, le=10)
     ladders: dict[str, list[Rung]]
     improvements: dict[str, str]
 

@@ -56,6 +56,7 @@ class GateResult:
     fixed_instances: list[tuple[tuple, int]] = field(default_factory=list)
     improved: list[Move] = field(default_factory=list)
     excluded_files: int = 0
+    files: list[str] = field(default_factory=list)  # paths at the gated commit (SARIF anchors)
 
     @property
     def failures(self) -> list[Check]:
@@ -266,8 +267,10 @@ def run_gate(target: str, rev: str | None = None, *, min_score: float | None = N
         base_report, _ = score_gated(base_snap, claims)
         baseline = current_view(base_report)
         label = f"commit {base_snap.commit[:12]} (score {base_report.score:.1f})"
-    return evaluate(target, report, claims, min_score=min_score, baseline=baseline,
-                    baseline_label=label, today=today, excluded_files=n_excluded)
+    res = evaluate(target, report, claims, min_score=min_score, baseline=baseline,
+                   baseline_label=label, today=today, excluded_files=n_excluded)
+    res.files = [e.path for e in snapshot.list_tree()]
+    return res
 
 
 def missing_base(target: str, snapshot, base_rev: str | None) -> str:
