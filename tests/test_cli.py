@@ -38,7 +38,8 @@ def test_json_contract(cli, sample_repo):
 
 
 def test_markdown_card_matches_snapshot(cli, sample_repo):
-    out = cli("score", str(sample_repo), "--repo-url", "https://example.invalid/sample-agent").stdout
+    out = cli("score", str(sample_repo), "--repo-url", "https://example.invalid/sample-agent",
+              "--reviewed", "2026-01-02").stdout
     if not SNAPSHOT.exists():  # first run writes it; the committed file is the reference
         SNAPSHOT.parent.mkdir(exist_ok=True)
         SNAPSHOT.write_text(out)

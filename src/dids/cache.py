@@ -112,13 +112,3 @@ def store(report: Report, url: str) -> Path | None:
     except OSError:
         return None  # a read-only or full cache never fails a score
     return dest
-
-
-def cached_commits(url: str) -> set[str]:
-    """Commits of URL with a valid entry under the current context."""
-    suffix = f"-{context_digest()}.json"
-    try:
-        names = os.listdir(repo_dir(url))
-    except OSError:
-        return set()
-    return {n[: -len(suffix)] for n in names if n.endswith(suffix)}

@@ -16,28 +16,25 @@ from .models import Report
 from .probes import run_probes
 from .rubric import load_rubric
 from .scoring import improvements, score_criterion, total_score
-from .surface import describe, surface
+from .identity import describe
+from .surface import surface
 
 
 def score_target(target: str, rev: str | None = None, *, reviewed: str | None = None,
                  limits: Limits | None = None, repo_url: str | None = None,
                  use_cache: bool = False, previous: Path | None = None) -> Report:
     """Score TARGET at REV. With use_cache, a commit already scored under the same dids version,
-    rubric and probe code is read back (no indexing, no probes) and the re-audit log is filled
-    from earlier cached commits; PREVIOUS (a saved JSON report) fills it instead."""
+    rubric and probe code is read back (no indexing, no probes). The re-audit log compares with
+    PREVIOUS (a saved JSON report) only: what the local cache happens to hold never changes
+    the card. REVIEWED is the review date (default today)."""
     snapshot = acquire(target, rev)
     report = score_snapshot(snapshot, limits=limits, repo_url=repo_url, use_cache=use_cache)
-    if reviewed:
-        report = report.model_copy(update={"reviewed": reviewed})
-    from .diff import entries_from_cache, entry_from_previous
+    report = report.model_copy(update={"reviewed": reviewed or date.today().isoformat()})
+    if previous is None:
+        return report
+    from .diff import entry_from_previous
 
-    if previous is not None:
-        log = [entry_from_previous(report, previous)]
-    elif use_cache:
-        log = entries_from_cache(report, snapshot.git_dir, report.repo_url)
-    else:
-        log = []
-    return report.model_copy(update={"reaudit_log": log}) if log else report
+    return report.model_copy(update={"reaudit_log": [entry_from_previous(report, previous)]})
 
 
 def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
@@ -84,7 +81,8 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         schema="dids.report/1",
         repo_url=url,
         commit=index.snapshot.commit,
-        reviewed=reviewed or index.snapshot.commit_date() or date.today().isoformat(),
+        reviewed=reviewed or date.today().isoformat(),
+        commit_date=index.snapshot.commit_date(),
         name=name,
         what_it_is=what,
         category="AI agent repository",

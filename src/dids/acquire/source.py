@@ -215,6 +215,22 @@ def _remote_url(git_dir: Path) -> str | None:
     return display_url(url) if url and "\n" not in url else None
 
 
+def _local_address(target: str, path: Path, git_dir: Path) -> str:
+    """The address a local target is reported (and cached) under: its network `origin` when it
+    has one, else the work tree's top directory. An origin that is itself a local path (a
+    mirror, a sibling clone) would name the card after a folder the reader has never seen."""
+    from .. import notices
+
+    origin = _remote_url(git_dir)
+    if origin and _is_url(origin) and not origin.startswith("file://"):
+        return origin
+    proc = run_git(["-C", str(path), "rev-parse", "--show-toplevel"], check=False)
+    top = proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else ""
+    if top and Path(top) != path:
+        notices.note(f"{target} is inside the repository {top}: dids scores the whole repository")
+    return top or str(path)
+
+
 def acquire(target: str, rev: str | None = None) -> Snapshot:
     """Pin TARGET at REV (default HEAD) and return a readable snapshot."""
     protocol: str | None = None
@@ -229,8 +245,9 @@ def acquire(target: str, rev: str | None = None) -> Snapshot:
         raise InputError(f"{display_url(target)}: unsupported URL scheme "
                          "(use https://, ssh://, git@host:path, file:// or a local path)")
     else:
-        git_dir = _local_git_dir(Path(target).resolve())
-        url = _remote_url(git_dir) or str(Path(target).resolve())
+        path = Path(target).resolve()
+        git_dir = _local_git_dir(path)
+        url = _local_address(target, path, git_dir)
     spec = rev or "HEAD"
     if spec.startswith("-"):
         raise InputError(f"invalid revision: {spec!r}")
