@@ -16,6 +16,7 @@ from .models import Report
 from .probes import run_probes
 from .rubric import load_rubric
 from .scoring import improvements, score_criterion, total_score
+from .sentences import agree_counts, true_to_evidence
 from .identity import describe
 from .surface import surface
 
@@ -70,7 +71,7 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
     rubric = load_rubric()
     findings = run_probes(index)
     ctx = Context(index=index, findings=findings, rubric=rubric)
-    results = [score_criterion(a, rubric) for a in assess_all(ctx)]
+    results = [score_criterion(a, rubric) for a in true_to_evidence(assess_all(ctx), findings)]
     total = total_score(results)
     url = repo_url or index.snapshot.url
     name, what = describe(index, url)
@@ -95,7 +96,7 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         critical_gaps=_critical_gaps(results, rubric),
         rule_of_two=r2,
         improvements=improvements(results, rubric),
-        limitations=_limitations(index, results),
+        limitations=[agree_counts(line) for line in _limitations(index, results)],
         tools=tools,
         stats={**index.stats, "assessed_criteria": len(assessed)},
     )

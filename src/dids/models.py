@@ -147,6 +147,7 @@ class Improvement(Frozen):
     text: str
     where: str | None
     playbook: str
+    gain: float | None = None  # what the step adds to the criterion's score after caps
 
 
 class Tool(Frozen):
