@@ -88,3 +88,24 @@ def test_target_install_scores(installed, sample_repo, tmp_path):
                            capture_output=True, text=True, cwd=tmp_path,
                            env={**os.environ, "PYTHONPATH": str(target)})
     assert Path(probe.stdout.strip()).is_relative_to(target)
+
+
+def test_rg_is_found_beside_the_installed_script(installed, sample_repo, tmp_path):
+    """--target and --user installs put ripgrep's `rg` beside the `dids` script, not beside
+    the interpreter and maybe not on PATH: dids must look there."""
+    _, target = installed
+    rg = Path(sys.executable).parent / "rg"
+    if not rg.is_file():
+        pytest.skip("no ripgrep wheel binary in this environment")
+    shutil.copy2(rg, target / "bin" / "rg")
+    base = Path(getattr(sys, "_base_executable", sys.executable))
+    path = os.pathsep.join([str(target), sysconfig.get_paths()["purelib"],
+                            sysconfig.get_paths()["platlib"]])
+    env = {**os.environ, "PYTHONPATH": path,
+           "PATH": os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                                   if not (Path(p) / "rg").exists())}
+    proc = subprocess.run([str(base), "-S", str(target / "bin" / "dids"), "score",
+                           str(sample_repo), "--no-cache", "--format", "json"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["schema"] == "dids.report/1"
