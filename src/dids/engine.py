@@ -10,6 +10,7 @@ from pathlib import Path
 from .acquire import acquire
 from .acquire.source import Snapshot
 from .criteria.base import Context, assess_all
+from .identity import describe
 from .index.inventory import Limits
 from .index.repo import RepoIndex, build_index
 from .models import Report
@@ -17,7 +18,6 @@ from .probes import run_probes
 from .rubric import load_rubric
 from .scoring import improvements, score_criterion, total_score
 from .sentences import agree_counts, true_to_evidence
-from .identity import describe
 from .surface import surface
 
 
