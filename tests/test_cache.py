@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -83,8 +84,11 @@ def test_cli_no_cache_flag(cli, sample_repo, tmp_path):
 
 
 def test_rubric_change_invalidates(sample_repo, counted, tmp_path, monkeypatch):
+    from importlib.resources import as_file
+
     rubrics = tmp_path / "rubrics"
-    shutil.copytree(rubric_dir(), rubrics)
+    with as_file(rubric_dir()) as packaged:
+        shutil.copytree(packaged, rubrics)
     monkeypatch.setenv("DIDS_RUBRIC_DIR", str(rubrics))
     load_rubric.cache_clear()
     engine.score_target(str(sample_repo), use_cache=True)
@@ -153,3 +157,42 @@ def test_diff_reuses_both_sides(repo, counted):
     assert counted["index"] == 2
     result = diff_reports(old, new, LineMapper(snaps[1].git_dir, a, b))
     assert result.changes == [] and result.score_delta == 0
+
+
+# --- the cache directory: unwritable roots, `dids cache info|clear` --------------------------
+
+@pytest.mark.parametrize("kind", ["file", "under-a-file"])
+def test_unwritable_cache_dir_falls_back_with_one_warning(cli, sample_repo, tmp_path,
+                                                          monkeypatch, kind):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    root = blocker if kind == "file" else blocker / "cache"
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(root))
+    proc = cli("score", str(sample_repo), "--format", "json")
+    assert json.loads(proc.stdout)["schema"] == "dids.report/1"
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("dids: warning: cannot use the cache "
+                                                   f"directory {root}"), proc.stderr
+    assert "DIDS_CACHE_DIR" in lines[0] and "internal error" not in proc.stderr
+    # --no-cache asked for no persistent cache: nothing to warn about
+    proc = cli("score", str(sample_repo), "--no-cache", "--format", "json")
+    assert proc.stderr == ""
+    gate = cli("gate", str(sample_repo), check_rc=0)
+    assert "internal error" not in gate.stderr
+
+
+def test_cache_info_and_clear(cli, sample_repo, tmp_path):
+    root = tmp_path / "cache"
+    info = cli("cache", "info").stdout
+    assert f"Cache directory: {root} (from DIDS_CACHE_DIR" in info and "nothing" in info
+    cli("score", str(sample_repo))
+    info = cli("cache", "info").stdout
+    assert re.search(r"results\s+1 scored reports", info), info
+    assert re.search(r"corpus\s+1 packed search corpora", info), info
+    (root / "keep.txt").write_text("not dids'")
+    done = cli("cache", "clear", "--results")
+    assert "removed" in done.stderr and "(results)" in done.stderr
+    assert not (root / "results").exists() and (root / "corpus").exists()
+    cli("cache", "clear")
+    assert not (root / "corpus").exists()
+    assert (root / "keep.txt").exists()  # only dids' own subdirectories go

@@ -38,7 +38,8 @@ def test_json_contract(cli, sample_repo):
 
 
 def test_markdown_card_matches_snapshot(cli, sample_repo):
-    out = cli("score", str(sample_repo), "--repo-url", "https://example.invalid/sample-agent").stdout
+    out = cli("score", str(sample_repo), "--repo-url", "https://example.invalid/sample-agent",
+              "--reviewed", "2026-01-02").stdout
     if not SNAPSHOT.exists():  # first run writes it; the committed file is the reference
         SNAPSHOT.parent.mkdir(exist_ok=True)
         SNAPSHOT.write_text(out)
@@ -104,3 +105,86 @@ def test_empty_repo(cli, repo):
 
 def test_unknown_format(cli, sample_repo):
     _one_line_error(cli("score", str(sample_repo), "--format", "xml", check_rc=None))
+
+
+# --- conventions: --version, -h, -q/-v/--debug, -o -, format from the -o name ---------------
+
+def _run_in(cwd, *args, env=None):
+    """The CLI in CWD (run_cli works in the project root: an `-o -` bug would write there)."""
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "dids.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, env={**os.environ, **(env or {})})
+
+
+def test_version_and_short_help(cli):
+    from dids import __version__
+
+    assert cli("--version").stdout == f"dids {__version__}\n"
+    assert "Usage: dids" in cli("-h").stdout
+    score_help = cli("score", "-h").stdout
+    assert "md|json|sarif" in score_help  # the choices are listed
+    assert "-q" in score_help and "--verbose" in score_help and "--debug" in score_help
+    no_cache = next(line for line in score_help.splitlines() if "--no-cache" in line)
+    assert "<bool>" not in no_cache
+
+
+def test_no_arguments_prints_help_and_no_empty_error(cli):
+    proc = cli(check_rc=2)
+    assert "Usage: dids" in proc.stdout and "usage error" not in proc.stderr
+
+
+def test_output_dash_is_stdout(sample_repo, tmp_path):
+    proc = _run_in(tmp_path, "score", str(sample_repo), "-o", "-", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["schema"] == "dids.report/1"
+    assert not (tmp_path / "-").exists() and proc.stderr == ""
+
+
+def test_format_follows_the_output_name(sample_repo, tmp_path):
+    for name, check in (("card.sarif", lambda t: json.loads(t)["version"] == "2.1.0"),
+                        ("card.json", lambda t: json.loads(t)["schema"] == "dids.report/1"),
+                        ("card.md", lambda t: t.startswith("# Defense-in-Depth Score:"))):
+        proc = _run_in(tmp_path, "score", str(sample_repo), "-o", name)
+        assert proc.returncode == 0, proc.stderr
+        assert check((tmp_path / name).read_text()), name
+        assert f"written to {name}" in proc.stderr
+    proc = _run_in(tmp_path, "score", str(sample_repo), "-o", "x.sarif", "--format", "md")
+    assert proc.returncode == 2 and "names a sarif file but --format is md" in proc.stderr
+    assert not (tmp_path / "x.sarif").exists()
+    proc = _run_in(tmp_path, "gate", str(sample_repo), "-o", "g.sarif")
+    assert proc.returncode == 2 and "--sarif FILE" in proc.stderr
+
+
+def test_quiet_and_verbose(sample_repo, tmp_path):
+    quiet = _run_in(tmp_path, "score", str(sample_repo), "-q", "-o", "c.md")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    loud = _run_in(tmp_path, "score", str(sample_repo), "-v", "--no-cache", "--format", "json")
+    assert loud.returncode == 0, loud.stderr
+    for stage in ("index and parse done in", "probes and assessors done in", "finished in"):
+        assert stage in loud.stderr, loud.stderr
+    assert json.loads(loud.stdout)["schema"] == "dids.report/1"  # stdout stays the report
+
+
+def test_debug_shows_the_traceback_of_an_internal_error(sample_repo):
+    import subprocess
+    import sys
+
+    from dids import HOMEPAGE
+
+    code = ("import sys, dids.engine as engine\n"
+            "def boom(*a, **k):\n    raise RuntimeError('boom')\n"
+            "engine.score_target = boom\n"
+            "from dids.cli import main\n"
+            "sys.argv = ['dids', 'score', sys.argv[1], *sys.argv[2:]]\nmain()\n")
+    plain = subprocess.run([sys.executable, "-c", code, str(sample_repo)], capture_output=True,
+                           text=True)
+    assert plain.returncode == 3 and "Traceback" not in plain.stderr
+    assert f"{HOMEPAGE}/issues" in plain.stderr and "--debug" in plain.stderr
+    debug = subprocess.run([sys.executable, "-c", code, str(sample_repo), "--debug"],
+                           capture_output=True, text=True)
+    assert debug.returncode == 3
+    assert "Traceback (most recent call last)" in debug.stderr and "RuntimeError: boom" in debug.stderr
+    assert debug.stderr.rstrip().splitlines()[-1].startswith("dids: internal error:")

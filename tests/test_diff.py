@@ -176,30 +176,35 @@ def test_reaudit_log_from_previous_report(cli, history, tmp_path):
                         "--format", "json").stdout)
     old = json.loads(prev.read_text())
     card = cli("score", str(history.path), "--commit", history.c["sandbox"], "--previous",
-               str(prev), "--no-cache").stdout
+               str(prev), "--no-cache", "--reviewed", "2026-02-03").stdout
     (entry,) = _reaudit(card)
-    assert entry.startswith(f"- 2026-01-01 vs {history.c['base'][:7]} (score {old['score']:.1f} → ")
+    assert entry.startswith(f"- 2026-02-03 vs {history.c['base'][:7]} (score {old['score']:.1f} → ")
     assert "C4 S L0→L3" in entry and "C8" in entry
 
 
-def test_reaudit_log_from_cache(cli, history):
-    first = cli("score", str(history.path), "--commit", history.c["base"]).stdout
-    assert _reaudit(first) == ["- No changes."]
+FIRST_AUDIT = ("- First audit: no earlier report of this repository was given "
+               "(`--previous REPORT.json` compares with one).")
+
+
+def test_card_does_not_depend_on_the_cache(cli, history, tmp_path, monkeypatch):
+    """Earlier commits in the local cache never enter the card: two machines, one commit, one
+    card. A card with no --previous says it is a first audit (not "No changes.")."""
+    cli("score", str(history.path), "--commit", history.c["base"])
     cli("score", str(history.path), "--commit", history.c["rename"])  # cached, an ancestor
-    card = cli("score", str(history.path)).stdout  # HEAD = unmask
-    log = _reaudit(card)
-    assert len(log) == 2
-    assert log[0].startswith(f"- 2026-01-01 vs {history.c['rename'][:7]} (score ")
-    assert "C8 S L2→L0" in log[0] and "C4" not in log[0]
-    assert log[1].startswith(f"- 2026-01-01 vs {history.c['base'][:7]} ")
-    assert "C4 S L0→L3" in log[1]
-    # no cache, no earlier audit: the template's fallback
-    assert _reaudit(cli("score", str(history.path), "--no-cache").stdout) == ["- No changes."]
+    warm = cli("score", str(history.path), "--reviewed", "2026-02-03").stdout
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "another-machine"))
+    cold = cli("score", str(history.path), "--reviewed", "2026-02-03").stdout
+    assert warm == cold
+    assert _reaudit(warm) == [FIRST_AUDIT]
+    assert _reaudit(cli("score", str(history.path), "--no-cache").stdout) == [FIRST_AUDIT]
 
 
-def test_reaudit_no_level_change(cli, history):
-    cli("score", str(history.path), "--commit", history.c["move"])
-    card = cli("score", str(history.path), "--commit", history.c["rename"]).stdout
+def test_reaudit_no_level_change(cli, history, tmp_path):
+    prev = tmp_path / "prev.json"
+    prev.write_text(cli("score", str(history.path), "--commit", history.c["move"],
+                        "--format", "json").stdout)
+    card = cli("score", str(history.path), "--commit", history.c["rename"], "--previous",
+               str(prev)).stdout
     assert _reaudit(card)[0].endswith("no level changed.")
 
 

@@ -4,6 +4,7 @@ end to end through the real CLI on repositories built at test time."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -77,16 +78,19 @@ def test_regression_against_baseline(cli, repo, tmp_path):
     cli("score", str(repo.path), "--format", "json", "-o", str(base))
     assert _gate(cli, repo, "--baseline", str(base), rc=0).startswith("dids gate: PASSED")
 
-    repo.commit({"agent/tool.py": PLAIN}, "drop the sandbox")
+    head = repo.commit({"agent/tool.py": PLAIN}, "drop the sandbox")
     out = _gate(cli, repo, "--baseline", str(base), rc=1)
     assert f"Baseline: {base} (commit {good[:12]}" in out
     assert "FAIL   C4 S fell from L3 to L0 (Code-execution isolation; criterion score 0.70 → " \
            "0.00) against the baseline" in out
     assert "FAIL   C4 B fell from L2 to L0" in out
-    assert "removed: exec.wrapper `agent/tool.py:5` Isolation wrapper bwrap is named in live code here" in out
-    assert "added: exec.spawn `agent/tool.py:6` subprocess.run(...) in run with a shell passes " \
-           "a full copy of the parent environment." in out
+    # each cited line says which commit it belongs to
+    assert f"removed (lines of baseline {good[:12]}): exec.wrapper `agent/tool.py:5` Isolation " \
+           "wrapper bwrap is named in live code here" in out
+    assert f"added (lines of {head[:12]}): exec.spawn `agent/tool.py:6` subprocess.run(...) in " \
+           "run with a shell passes a full copy of the parent environment." in out
     assert "+ C4 exec.spawn `agent/tool.py:6`" in out  # new gap evidence, Semgrep-style match
+    assert re.search(rf"New gap evidence since the baseline: [1-9]\d* \(lines of {head[:12]}\)", out)
 
     data = json.loads(_gate(cli, repo, "--baseline", str(base), "--format", "json", rc=1))
     c4s = next(c for c in data["checks"] if (c["criterion"], c["dimension"]) == ("C4", "S"))
@@ -292,8 +296,9 @@ def test_regression_when_an_approval_check_is_removed(cli, repo, tmp_path):
                 "stop asking before shell commands")
     out = _gate(cli, repo, "--baseline", str(base), rc=1)
     assert "FAIL   C2 C fell from L2 to L1" in out
-    assert "removed: approval.registration `agent/tools.py:7` Tool run_shell is registered with " \
+    assert "): approval.registration `agent/tools.py:7` Tool run_shell is registered with " \
            "requires_approval=True." in out
+    assert "removed (lines of baseline " in out
 
 
 def test_waiver_comments_same_from_corpus_and_git_grep(repo):
@@ -321,3 +326,88 @@ def test_waiver_comments_same_from_corpus_and_git_grep(repo):
     assert by_grep == by_corpus
     assert [(p, n) for p, n, _ in by_corpus] == [("agent/deploy.yaml", 2), ("agent/tool.py", 2)]
     assert by_corpus[1][2].endswith(long_why)
+
+
+# --- failures say how to fix them ----------------------------------------------------------
+
+def test_min_level_failure_shows_the_next_level_text(cli, repo):
+    repo.commit({"agent/tool.py": PLAIN, ".dids.toml": 'min_levels = { "C4.B" = 2 }\n'})
+    out = _gate(cli, repo, rc=1)
+    block = out.split("FAIL   C4 B is L0, under its minimum L2", 1)[1].split("\n\n", 1)[0]
+    from dids.rubric import load_rubric
+
+    c4 = load_rubric().criteria["C4"]
+    assert f"to reach L1: {c4.rung('B', 0).next}" in block
+    assert f"to reach L2: {c4.rung('B', 1).next}" in block
+    assert f"what to change: {c4.improvements['B']}" in block
+
+
+def test_score_shortfall_lists_the_steps_that_close_it(cli, repo):
+    repo.commit({"agent/tool.py": PLAIN})
+    score = json.loads(cli("score", str(repo.path), "--format", "json").stdout)["score"]
+    out = _gate(cli, repo, "--min-score", f"{score + 0.1:.1f}", rc=1)
+    block = out.split("is under the minimum", 1)[1].split("\n\n", 1)[0]
+    assert "one-level steps would close the 0.10 shortfall (gains after caps):" in block
+    import re
+
+    steps = re.findall(r"C\d+ [SCDB] L\d→L\d \+(0\.\d{3})", block)
+    assert len(steps) == 2 and sum(map(float, steps)) >= 0.1  # e.g. 2 × 0.075
+
+
+def test_expired_waiver_says_renew_or_fix(cli, repo):
+    repo.commit({"agent/tool.py": PLAIN, ".dids.toml": WAIVER.format(expires="2001-02-03")})
+    out = _gate(cli, repo, rc=1)
+    assert "renew or fix: set a later `expires` (and a current justification) in the waiver " \
+           "at .dids.toml:2; or fix the gap: " in out
+
+
+def test_gate_without_a_policy_says_so(cli, repo):
+    repo.commit({"agent/tool.py": PLAIN})
+    out = _gate(cli, repo, rc=0)
+    assert "No minimums configured: nothing was checked." in out
+    assert "All checks passed." not in out
+    data = json.loads(_gate(cli, repo, "--format", "json", rc=0))
+    assert data["minimums_configured"] is False and data["passed"] is True
+
+
+def test_baseline_of_another_repository_is_refused(cli, repo, tmp_path):
+    from conftest import RepoBuilder
+
+    other = RepoBuilder(tmp_path / "other")
+    other.commit({"agent/tool.py": SANDBOXED})
+    foreign = tmp_path / "foreign.json"
+    cli("score", str(other.path), "--format", "json", "-o", str(foreign))
+    repo.commit({"agent/tool.py": PLAIN})
+    msg = _one_line(cli("gate", str(repo.path), "--baseline", str(foreign), check_rc=None))
+    assert f"baseline {foreign} is a report of {other.path}" in msg
+    assert f"not of {repo.path}" in msg
+
+
+def test_baseline_of_the_same_repository_without_its_commit(cli, repo, tmp_path):
+    """CI checks out one commit: the baseline's commit is missing but its URL matches."""
+    repo.commit({"agent/tool.py": PLAIN})
+    base = json.loads(cli("score", str(repo.path), "--format", "json").stdout)
+    base["repo"]["commit"] = "f" * 40  # not in this clone
+    path = tmp_path / "base.json"
+    path.write_text(json.dumps(base))
+    assert _gate(cli, repo, "--baseline", str(path), rc=0).startswith("dids gate: PASSED")
+
+
+@pytest.mark.parametrize("a,b,same", [
+    ("git@github.com:o/r.git", "https://github.com/o/r", True),
+    ("ssh://git@github.com/o/r", "https://github.com/o/r.git/", True),
+    ("https://github.com/o/r", "https://github.com/o/other", False),
+    ("/src/a/r", "/src/b/r", False),
+])
+def test_same_repository_url(a, b, same):
+    from dids.gate.policy import same_repository_url
+
+    assert same_repository_url(a, b) is same
+
+
+def test_uncommitted_policy_is_noted(cli, repo):
+    repo.commit({"agent/tool.py": PLAIN, ".dids.toml": "min_score = 9.5\n"})
+    (repo.path / ".dids.toml").write_text("min_score = 0.1\n")
+    proc = cli("gate", str(repo.path), check_rc=1)  # the committed 9.5 applies
+    assert "dids: note: .dids.toml has uncommitted changes; the gate uses the policy at the " \
+           "gated commit" in proc.stderr

@@ -1,7 +1,7 @@
 """Result cache: one scored Report per (repository URL, commit, dids version, rubric, probe code).
 
 Entries live under `cache_root() / "results" / <url hash> / <commit>-<context>.json`, where the
-context digest covers `dids.__version__`, the rubric digest (rubrics/*.yaml) and a hash of the
+context digest covers `dids.__version__`, the rubric digest (the packaged rubrics' *.yaml) and a hash of the
 source files that decide levels (probes, criteria, index, scorer), computed once per process.
 A change to any of them gives a new context, so old entries are simply never read again.
 Entries hold the Report as pydantic JSON (model_dump / model_validate): loading one runs no
@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from . import __version__
 from .acquire.source import cache_root
 from .models import Report
-from .rubric import rubric_dir
+from .rubric import digest_of, rubric_dir
 
 ENTRY_SCHEMA = "dids.cache/1"
 _PKG = Path(__file__).resolve().parent
@@ -41,23 +41,21 @@ def code_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def models_digest() -> str:
-    """sha256 over the library models (models/**/*.yaml): a new row can move a level."""
-    from .agent.semantics import digest_files, models_dir
-
-    h = hashlib.sha256()
-    base = models_dir()
-    for f in digest_files():
-        h.update(f.relative_to(base).as_posix().encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()[:16]
-
-
 def rubric_digest() -> str:
-    """The digest `load_rubric().digest` reports (sha256 over rubrics/*.yaml, names and bytes),
-    computed from the files without parsing them: a cache hit needs no YAML at all."""
+    """The digest `load_rubric().digest` reports (sha256 over the rubric *.yaml, names and
+    bytes), computed from the files without parsing them: a cache hit needs no YAML at all."""
+    return digest_of(rubric_dir())
+
+
+@lru_cache(maxsize=1)
+def models_digest() -> str:
+    """Hash of the packaged library models (data/models/**.yaml): like probe code, they decide
+    levels. Hashed once per process; an empty digest while none ship."""
+    from .resources import data_files
+
     h = hashlib.sha256()
-    for f in sorted(rubric_dir().glob("*.yaml")):
-        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    for name, f in data_files("models", ".yaml", recursive=True):
+        h.update(name.encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -114,13 +112,3 @@ def store(report: Report, url: str) -> Path | None:
     except OSError:
         return None  # a read-only or full cache never fails a score
     return dest
-
-
-def cached_commits(url: str) -> set[str]:
-    """Commits of URL with a valid entry under the current context."""
-    suffix = f"-{context_digest()}.json"
-    try:
-        names = os.listdir(repo_dir(url))
-    except OSError:
-        return set()
-    return {n[: -len(suffix)] for n in names if n.endswith(suffix)}

@@ -15,7 +15,6 @@ from .errors import InputError
 from .models import DIMENSIONS, CriterionResult, Evidence, Report
 
 DIFF_SCHEMA = "dids.diff/1"
-MAX_LOG_ENTRIES = 5
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 # never run a diff driver or text conversion the scanned repository configures
 _SAFE_DIFF = ["diff", "--no-ext-diff", "--no-textconv", "--no-color"]
@@ -214,32 +213,6 @@ def entry_from_previous(new: Report, path: Path) -> str:
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{path}: previous report lacks repo.commit, score or criteria") from exc
     return log_entry(new.reviewed, commit, score, levels, new)
-
-
-def ancestors(git_dir: Path, commit: str, limit: int = 5000) -> list[str]:
-    """COMMIT's ancestors, newest first (COMMIT itself excluded)."""
-    proc = run_git(["rev-list", f"--max-count={limit}", commit], git_dir=git_dir, check=False)
-    return proc.stdout.decode().split()[1:] if proc.returncode == 0 else []
-
-
-def entries_from_cache(new: Report, git_dir: Path, url: str) -> list[str]:
-    """Re-audit lines from earlier commits of the same repository found in the result cache:
-    this commit vs the nearest cached ancestor, that one vs the next, and so on."""
-    from . import cache
-
-    have = cache.cached_commits(url)
-    have.discard(new.commit)
-    if not have:
-        return []
-    chain = [c for c in ancestors(git_dir, new.commit) if c in have][:MAX_LOG_ENTRIES]
-    out, cur = [], new
-    for commit in chain:
-        prev = cache.load(url, commit)
-        if prev is None:
-            continue
-        out.append(log_entry(cur.reviewed, prev.commit, prev.score, _levels_of(prev), cur))
-        cur = prev
-    return out
 
 
 def _evidence_dict(e: Evidence) -> dict:

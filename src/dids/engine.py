@@ -10,52 +10,53 @@ from pathlib import Path
 from .acquire import acquire
 from .acquire.source import Snapshot
 from .criteria.base import Context, assess_all
+from .identity import describe
 from .index.inventory import Limits
 from .index.repo import RepoIndex, build_index
 from .models import Report
 from .probes import run_probes
 from .rubric import load_rubric
 from .scoring import improvements, score_criterion, total_score
-from .surface import describe, surface
+from .sentences import agree_counts, true_to_evidence
+from .surface import surface
 
 
 def score_target(target: str, rev: str | None = None, *, reviewed: str | None = None,
                  limits: Limits | None = None, repo_url: str | None = None,
                  use_cache: bool = False, previous: Path | None = None) -> Report:
     """Score TARGET at REV. With use_cache, a commit already scored under the same dids version,
-    rubric and probe code is read back (no indexing, no probes) and the re-audit log is filled
-    from earlier cached commits; PREVIOUS (a saved JSON report) fills it instead."""
+    rubric and probe code is read back (no indexing, no probes). The re-audit log compares with
+    PREVIOUS (a saved JSON report) only: what the local cache happens to hold never changes
+    the card. REVIEWED is the review date (default today)."""
     snapshot = acquire(target, rev)
     report = score_snapshot(snapshot, limits=limits, repo_url=repo_url, use_cache=use_cache)
-    if reviewed:
-        report = report.model_copy(update={"reviewed": reviewed})
-    from .diff import entries_from_cache, entry_from_previous
+    report = report.model_copy(update={"reviewed": reviewed or date.today().isoformat()})
+    if previous is None:
+        return report
+    from .diff import entry_from_previous
 
-    if previous is not None:
-        log = [entry_from_previous(report, previous)]
-    elif use_cache:
-        log = entries_from_cache(report, snapshot.git_dir, report.repo_url)
-    else:
-        log = []
-    return report.model_copy(update={"reaudit_log": log}) if log else report
+    return report.model_copy(update={"reaudit_log": [entry_from_previous(report, previous)]})
 
 
 def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
                    repo_url: str | None = None, use_cache: bool = False) -> Report:
     """The Report of one pinned commit, from the result cache when allowed and present."""
-    from . import cache
+    from . import cache, notices
 
     url = repo_url or snapshot.url
     use_cache = use_cache and limits is None  # custom limits give a different index
     if use_cache:
         hit = cache.load(url, snapshot.commit)
         if hit is not None:
+            notices.detail(f"cached result for {snapshot.commit[:12]} (no indexing, no probes)")
             return hit
+    notices.stage("index and parse")
     index = build_index(snapshot, limits)
     # The index is about a million long-lived objects without reference cycles. Frozen, the
     # cyclic collector stops rescanning them on every full collection the probes trigger
     # (a third of the probe time on a large repository); unfrozen again once scored.
     gc.freeze()
+    notices.stage("probes and assessors")
     try:
         report = score_index(index, repo_url=repo_url)
     finally:
@@ -74,7 +75,7 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         index.agent = build_model(index)
     findings = run_probes(index)
     ctx = Context(index=index, findings=findings, rubric=rubric)
-    results = [score_criterion(a, rubric) for a in assess_all(ctx)]
+    results = [score_criterion(a, rubric) for a in true_to_evidence(assess_all(ctx), findings)]
     total = total_score(results)
     url = repo_url or index.snapshot.url
     name, what = describe(index, url)
@@ -85,7 +86,8 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         schema="dids.report/1",
         repo_url=url,
         commit=index.snapshot.commit,
-        reviewed=reviewed or index.snapshot.commit_date() or date.today().isoformat(),
+        reviewed=reviewed or date.today().isoformat(),
+        commit_date=index.snapshot.commit_date(),
         name=name,
         what_it_is=what,
         category="AI agent repository",
@@ -98,7 +100,7 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         critical_gaps=_critical_gaps(results, rubric),
         rule_of_two=r2,
         improvements=improvements(results, rubric),
-        limitations=_limitations(index, results),
+        limitations=[agree_counts(line) for line in _limitations(index, results)],
         tools=tools,
         stats={**index.stats, "assessed_criteria": len(assessed)},
     )

@@ -147,6 +147,7 @@ class Improvement(Frozen):
     text: str
     where: str | None
     playbook: str
+    gain: float | None = None  # what the step adds to the criterion's score after caps
 
 
 class Tool(Frozen):
@@ -178,7 +179,7 @@ class Report(BaseModel):
     schema_: str = Field("dids.report/1", alias="schema")
     repo_url: str
     commit: str
-    reviewed: str
+    reviewed: str  # the review date (--reviewed, default the day of the run)
     name: str
     what_it_is: str
     category: str
@@ -196,3 +197,4 @@ class Report(BaseModel):
     limitations: list[str] = Field(default_factory=list)
     tools: list[Tool] = Field(default_factory=list)
     stats: dict[str, int | float] = Field(default_factory=dict)
+    commit_date: str = ""  # the scored commit's committer date (YYYY-MM-DD)

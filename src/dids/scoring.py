@@ -87,9 +87,35 @@ def total_score(results: list[CriterionResult]) -> float:
 _CAP_LIFTERS = {"C2-POWERBYPASS": "DC", "C5-WORSTCASE": "B", "C1-SELFESC": "D", "C6-REPOCONFIG": "D"}
 
 
+def _exact_score(levels: Levels, caps: tuple[str, ...], opt_in: bool, rubric: Rubric) -> float:
+    """A configuration's score before the 2-decimal rounding (so that a gain is not rounding)."""
+    levels = coherent(levels)
+    raw = sum(rubric.dimensions[d].weight * levels.get(d) for d in DIMENSIONS) / 400
+    ceilings = [rubric.caps[c].ceiling for c in caps] + ([rubric.caps["G1"].ceiling] if opt_in else [])
+    return min([raw] + ceilings)
+
+
+def step_gain(r: CriterionResult, cfg_name: str, dim: str, rubric: Rubric) -> float:
+    """What one level more of DIM on configuration CFG_NAME adds to the criterion's counted
+    score, after coherence and the caps that hold today (a cap the step might lift is not
+    assumed lifted): 0.0 when the counted score does not move (an opt-in alternative counts,
+    or a cap already binds)."""
+    def score(c, levels=None):
+        a = next(x for x in r.assessment.configurations if x.name == c.name)
+        return _exact_score(levels or c.levels, a.caps, c.opt_in, rubric)
+
+    before = max(score(c) for c in r.configurations)
+    after = max(score(c, c.levels.model_copy(update={dim: min(4, c.levels.get(dim) + 1)}))
+                if c.name == cfg_name else score(c) for c in r.configurations)
+    return round(max(0.0, after - before), 3)
+
+
 def improvements(results: list[CriterionResult], rubric: Rubric, top: int = 5) -> list[Improvement]:
-    """Single-dimension one-level steps, ranked by delta then by caps the step would lift."""
-    cands: list[tuple[float, int, int, Improvement]] = []
+    """Single-dimension one-level steps, ranked by delta, then by caps the step would lift,
+    then by what the step adds after caps (a step that leaves the counted score where it is
+    ranks below one that raises it), and, among steps still equal, one per criterion before a
+    second of the same criterion: a top five that says different things."""
+    cands: list[tuple[tuple, Improvement]] = []
     for r in results:
         if not r.assessed or r.levels is None:
             continue
@@ -115,9 +141,29 @@ def improvements(results: list[CriterionResult], rubric: Rubric, top: int = 5) -
                     break
             step = f", step {crit.playbook_step}" if crit.playbook_step else ""
             text = f"{crit.improvements[d]} {assess.dims[d].next_level}".strip()
+            gain = step_gain(r, target_cfg.name, d, rubric)
             imp = Improvement(criterion=r.id, dimension=d, from_level=cur, to_level=cur + 1,
                               delta=round(delta, 3), caps_lifted=lifted, text=text, where=where,
-                              playbook=f"Playbook {crit.playbook}{step}")
-            cands.append((-delta, -lifted, cur, imp))
-    cands.sort(key=lambda t: (t[0], t[1], t[2], int(t[3].criterion[1:]), "SCDB".index(t[3].dimension)))
-    return [c[3] for c in cands[:top]]
+                              playbook=f"Playbook {crit.playbook}{step}", gain=gain)
+            cands.append(((-delta, -lifted, -gain, cur, int(r.id[1:]), "SCDB".index(d)), imp))
+    cands.sort(key=lambda t: t[0])
+    return _one_per_criterion_first(cands)[:top]
+
+
+def _one_per_criterion_first(cands: list[tuple[tuple, Improvement]]) -> list[Improvement]:
+    """Within each run of equally ranked steps (same delta, caps lifted and gain), steps of
+    criteria not listed yet come before a criterion's second step."""
+    out: list[Improvement] = []
+    seen: set[str] = set()
+    i = 0
+    while i < len(cands):
+        j = i
+        while j < len(cands) and cands[j][0][:3] == cands[i][0][:3]:
+            j += 1
+        firsts, seconds = [], []
+        for _, imp in cands[i:j]:
+            (seconds if imp.criterion in seen else firsts).append(imp)
+            seen.add(imp.criterion)
+        out += firsts + seconds
+        i = j
+    return out

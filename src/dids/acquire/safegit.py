@@ -67,10 +67,34 @@ def git_binary() -> str:
     return git
 
 
-def _one_line(stderr: bytes) -> str:
-    """The last line git wrote, without terminal control characters (a server writes there)."""
-    lines = [ln for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-    return _CONTROL.sub("", lines[-1]).strip()[:300] if lines else ""
+_CREDENTIALS = re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s'\"]+@", re.I)
+_KEY_LINE = re.compile(r"^(fatal|error|remote):", re.I)
+# progress and advice, never the cause
+_NOISE = re.compile(r"^(hint:|warning:|Cloning into|remote: (Enumerating|Counting|Compressing|"
+                    r"Total|Finding sources))", re.I)
+
+
+def git_error_text(stderr: bytes) -> str:
+    """What git said, whole enough to act on, as one line: its first `fatal:`, `error:` or
+    `remote:` line, with what a helper (ssh, the server) printed just before it, and the first
+    `fatal:` after a `remote:` or `error:` line. Git's closing advice ("Please make sure you
+    have the correct access rights / and the repository exists.") is dropped: its last line
+    alone says nothing. Terminal control characters are removed (a server writes there)."""
+    lines = [_CONTROL.sub("", ln).strip() for ln in stderr.decode("utf-8", "replace").splitlines()]
+    lines = [ln for ln in lines if ln and not _NOISE.match(ln)]
+    if not lines:
+        return ""
+    key = next((i for i, ln in enumerate(lines) if _KEY_LINE.match(ln)), None)
+    if key is None:
+        picked = lines[:1]
+    else:
+        picked = lines[max(0, key - 2):key + 1]
+        if not lines[key].lower().startswith("fatal:"):
+            fatal = next((ln for ln in lines[key + 1:] if ln.lower().startswith("fatal:")), None)
+            if fatal:
+                picked.append(fatal)
+    text = _CREDENTIALS.sub(r"\1", "; ".join(picked))  # a URL git quotes keeps no secret
+    return text if len(text) <= 500 else text[:497] + "..."
 
 
 def run_git(
@@ -117,7 +141,8 @@ def run_git(
         budget.unregister_child(proc.pid)
     done = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
     if check and proc.returncode != 0:
-        raise InputError(f"git {args[0]} failed: {_one_line(err) or 'exit ' + str(proc.returncode)}")
+        raise InputError(f"git {args[0]} failed: "
+                         f"{git_error_text(err) or 'exit ' + str(proc.returncode)}")
     return done
 
 

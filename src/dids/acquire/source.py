@@ -17,20 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+from ..cachedir import cache_root  # noqa: F401  (re-exported: index/ reads it from here)
 from ..errors import InputError
 from . import budget
-from .safegit import close_git, open_git, run_git
+from .safegit import close_git, git_error_text, open_git, run_git
 
 _URL_RE = re.compile(r"^(https://|ssh://|git@[\w.-]+:|file://)")
 _OTHER_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z][A-Za-z0-9+.-]*::)")
 _HEX40 = re.compile(r"^[0-9a-f]{40}$")
-
-
-def cache_root() -> Path:
-    base = os.environ.get("DIDS_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "dids"
-    )
-    return Path(base)
 
 
 @dataclass(frozen=True)
@@ -154,14 +148,29 @@ def display_url(url: str) -> str:
     return url
 
 
-def _bare_clone(url: str, protocol: str) -> Path:
+# url -> why the cached clone could not be refreshed (None: refreshed) in this process: a run
+# that reads the same remote twice (score then its claims, diff's two sides) fetches once
+_refreshed: dict[str, str | None] = {}
+
+
+def _bare_clone(url: str, protocol: str) -> tuple[Path, str | None]:
+    """The cache's bare clone of URL, cloned or refreshed; and why a refresh failed (the clone
+    then holds what an earlier run fetched, which may be behind the remote)."""
+    from .. import notices
+
     key = hashlib.sha256(url.encode()).hexdigest()[:24]
     dest = cache_root() / "repos" / f"{key}.git"
     if (dest / "HEAD").exists():
-        run_git(["fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-write-fetch-head",
-                 "origin", "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"],
-                git_dir=dest, protocol=protocol, check=False)
-        return dest
+        if url not in _refreshed:
+            notices.stage(f"fetching {display_url(url)}")
+            proc = run_git(["fetch", "--quiet", "--prune", "--no-recurse-submodules",
+                            "--no-write-fetch-head", "origin", "+refs/heads/*:refs/heads/*",
+                            "+refs/tags/*:refs/tags/*"],
+                           git_dir=dest, protocol=protocol, check=False)
+            _refreshed[url] = None if proc.returncode == 0 else (
+                git_error_text(proc.stderr) or f"git fetch exited {proc.returncode}")
+        return dest, _refreshed[url]
+    notices.stage(f"cloning {display_url(url)}")
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_suffix(f".tmp{os.getpid()}")
     if tmp.exists():
@@ -173,7 +182,20 @@ def _bare_clone(url: str, protocol: str) -> Path:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return dest
+    _refreshed[url] = None
+    return dest, None
+
+
+def _warn_stale(url: str, why: str, snapshot: "Snapshot", rev: str | None) -> None:
+    """Say which commit is scored when the remote could not be asked (a full SHA names the
+    same commit whatever the remote says, so it needs no warning)."""
+    from .. import notices
+
+    if rev and _HEX40.match(rev):
+        return
+    notices.warn(f"could not refresh the cached clone of {display_url(url)} ({why}); scoring "
+                 f"{rev or 'HEAD'} as last fetched: commit {snapshot.commit[:12]} of "
+                 f"{snapshot.commit_date()}, which may be behind the remote")
 
 
 def _local_git_dir(path: Path) -> Path:
@@ -193,21 +215,39 @@ def _remote_url(git_dir: Path) -> str | None:
     return display_url(url) if url and "\n" not in url else None
 
 
+def _local_address(target: str, path: Path, git_dir: Path) -> str:
+    """The address a local target is reported (and cached) under: its network `origin` when it
+    has one, else the work tree's top directory. An origin that is itself a local path (a
+    mirror, a sibling clone) would name the card after a folder the reader has never seen."""
+    from .. import notices
+
+    origin = _remote_url(git_dir)
+    if origin and _is_url(origin) and not origin.startswith("file://"):
+        return origin
+    proc = run_git(["-C", str(path), "rev-parse", "--show-toplevel"], check=False)
+    top = proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else ""
+    if top and Path(top) != path:
+        notices.note(f"{target} is inside the repository {top}: dids scores the whole repository")
+    return top or str(path)
+
+
 def acquire(target: str, rev: str | None = None) -> Snapshot:
     """Pin TARGET at REV (default HEAD) and return a readable snapshot."""
     protocol: str | None = None
+    stale: str | None = None
     if _is_url(target):
         protocol = protocol_of(target)
         if protocol == "file" and not Path(urlparse(target).path).exists():
             raise InputError(f"{target}: no such repository")
-        git_dir = _bare_clone(target, protocol)
+        git_dir, stale = _bare_clone(target, protocol)
         url = display_url(target)
     elif _OTHER_URL.match(target):
         raise InputError(f"{display_url(target)}: unsupported URL scheme "
                          "(use https://, ssh://, git@host:path, file:// or a local path)")
     else:
-        git_dir = _local_git_dir(Path(target).resolve())
-        url = _remote_url(git_dir) or str(Path(target).resolve())
+        path = Path(target).resolve()
+        git_dir = _local_git_dir(path)
+        url = _local_address(target, path, git_dir)
     spec = rev or "HEAD"
     if spec.startswith("-"):
         raise InputError(f"invalid revision: {spec!r}")
@@ -218,8 +258,11 @@ def acquire(target: str, rev: str | None = None) -> Snapshot:
         if spec == "HEAD":
             raise InputError(f"{target}: repository has no commits")
         raise InputError(f"{target}: unknown commit {spec!r}")
-    return Snapshot(url=url, git_dir=git_dir, commit=commit, allow_file=protocol == "file",
-                    protocol=protocol)
+    snapshot = Snapshot(url=url, git_dir=git_dir, commit=commit, allow_file=protocol == "file",
+                        protocol=protocol)
+    if stale:
+        _warn_stale(target, stale, snapshot, rev)
+    return snapshot
 
 
 def github_slug(url: str) -> str | None:

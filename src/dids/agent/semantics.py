@@ -1,4 +1,4 @@
-"""Library models as data: what a third-party call means (`models/<language>/*.yaml`).
+"""Library models as data: what a third-party call means (`data/models/<language>/*.yaml`).
 
 Each file names one kind (exec, llm, network, prompt, persist, telemetry, credential, mcp,
 loader) and lists rows. A row matches an import-resolved dotted callee exactly (`call:
@@ -13,12 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from pathlib import Path
-
 import yaml
 
 from ..index.pyfacts import Call, PyFacts, resolve
-from ..rubric import data_dir
+from ..resources import data_files
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RESERVED = ("call", "suffix", "imports", "why")
@@ -135,29 +133,22 @@ def matches(index) -> dict[str, list]:
     return out
 
 
-def models_dir() -> Path:
-    return data_dir("models")
-
-
 @lru_cache(maxsize=4)
-def load(language: str = "python", directory: str | None = None) -> Semantics:
-    d = Path(directory) if directory else models_dir() / language
+def load(language: str = "python") -> Semantics:
+    """The rows of every `data/models/<language>/*.yaml` file (package data)."""
     sem = Semantics()
-    for f in sorted(d.glob("*.yaml")):
-        data = yaml.load(f.read_text(), Loader=_SAFE_LOADER) or {}
+    for name, f in data_files("models", ".yaml", recursive=True):
+        if not name.startswith(language + "/"):
+            continue
+        data = yaml.load(f.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
         kind = data["kind"]
         for raw in data.get("rows", ()):
             call = raw.get("call")
             suffix = tuple(str(raw["suffix"]).split(".")) if raw.get("suffix") else ()
             if not call and not suffix:
-                raise ValueError(f"{f.name}: a row needs call or suffix: {raw}")
+                raise ValueError(f"{name}: a row needs call or suffix: {raw}")
             attrs = tuple(sorted((k, v) for k, v in raw.items() if k not in _RESERVED))
             sem.add(Row(kind=kind, id=f"{kind}:{call or raw['suffix']}", call=call,
                         suffix=suffix, imports=tuple(raw.get("imports", ())),
                         why=str(raw.get("why", "")), attrs=attrs))
     return sem
-
-
-def digest_files() -> list[Path]:
-    """The model files (for the result cache's context digest)."""
-    return sorted(models_dir().rglob("*.yaml"))

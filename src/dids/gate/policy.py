@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -14,6 +15,7 @@ from ..config_file import excluded
 from ..errors import InputError
 from ..models import CRITERIA, DIMENSIONS, Report
 from .claims import Claims, Waiver, collect_claims
+from .fixes import closing_steps, level_steps, renew_or_fix
 from .gaps import Gap, Move, cite, compare, current_view, gap_instances, gaps, instance_examples
 
 
@@ -56,6 +58,14 @@ class GateResult:
     fixed_instances: list[tuple[tuple, int]] = field(default_factory=list)
     improved: list[Move] = field(default_factory=list)
     excluded_files: int = 0
+    files: list[str] = field(default_factory=list)  # paths at the gated commit (SARIF anchors)
+
+    @property
+    def policy_set(self) -> bool:
+        """Whether anything could fail: a minimum, a baseline or a waiver to expire."""
+        cfg = self.claims.config.config
+        return bool(self.min_score is not None or cfg.min_criteria or cfg.min_levels
+                    or self.baseline_view is not None or self.claims.waivers)
 
     @property
     def failures(self) -> list[Check]:
@@ -105,11 +115,14 @@ def apply_config(index, claims: Claims) -> int:
 
 
 def score_gated(snapshot, claims: Claims, repo_url: str | None = None) -> tuple[Report, int]:
+    from .. import notices
     from ..engine import score_index
     from ..index.repo import build_index
 
+    notices.stage(f"index and parse {snapshot.commit[:12]}")
     index = build_index(snapshot)
     n = apply_config(index, claims)
+    notices.stage(f"probes and assessors {snapshot.commit[:12]}")
     report = score_index(index, repo_url=repo_url)
     cfg = claims.config
     if cfg.path and cfg.config.hints:
@@ -153,7 +166,8 @@ def evaluate(target: str, report: Report, claims: Claims, *, min_score: float | 
     checks: list[Check] = []
     if min_score is not None and report.score < min_score - 1e-9:
         checks.append(Check("min_score", "fail", f"score {report.score:.1f} is under the "
-                            f"minimum {min_score:.1f}"))
+                            f"minimum {min_score:.1f}", details=closing_steps(
+                                report, round(min_score - report.score, 2))))
 
     for cid in CRITERIA:
         need = cfg.min_criteria.get(cid)
@@ -168,6 +182,8 @@ def evaluate(target: str, report: Report, claims: Claims, *, min_score: float | 
         details = [f"{g.criterion} {g.dimension} L{g.level}: " + (
             "waived — " + g.waivers[0].describe() if g.waivers else
             (cite(g.located) if g.located else g.summary)) for g in crit_gaps]
+        if status == "fail":
+            details += closing_steps(report, round(need - c["score"], 2), criterion=cid)
         checks.append(Check("min_criterion", status, f"{cid} {c['title']} scores "
                             f"{c['score']:.2f}, under its minimum {need:.2f} ({shown})",
                             cid, None, details, ws))
@@ -184,23 +200,28 @@ def evaluate(target: str, report: Report, claims: Claims, *, min_score: float | 
                             f"{cid} {d} is " + (f"L{have}" if have is not None else
                                                 "not assessed")
                             + f", under its minimum L{need} ({c['title']})", cid, d,
-                            [cite(e) for e in ev[:3]], ws))
+                            [cite(e) for e in ev[:3]]
+                            + ([] if ws else level_steps(cid, d, have, need)), ws))
 
     result_moves: list[Move] = []
     improved: list[Move] = []
     new_inst: list = []
     fixed_inst: list = []
     if baseline is not None:
+        # evidence lines belong to a commit: removed evidence cites the baseline's lines
+        base_commit = str((baseline.get("repo") or {}).get("commit") or "?")[:12]
+        now = report.commit[:12]
         for m in compare(baseline, view):
             if not m.fell:
                 improved.append(m)
                 continue
             result_moves.append(m)
             ws = waive(m.criterion, m.dimension) if m.dimension else []
-            details = [f"removed: {cite(e)}" for e in m.removed]
-            details += [f"added: {cite(e)}" for e in m.added]
+            details = [f"removed (lines of baseline {base_commit}): {cite(e)}" for e in m.removed]
+            details += [f"added (lines of {now}): {cite(e)}" for e in m.added]
             if not m.added and not m.removed and m.dimension:
-                details += [f"evidence now: {cite(e)}" for e in m.new_evidence[:3]]
+                details += [f"evidence now (lines of {now}): {cite(e)}"
+                            for e in m.new_evidence[:3]]
             if m.note:
                 details.append(m.note)
             what = (f"{m.criterion} {m.dimension} fell from L{int(m.old)} to L{int(m.new)} "
@@ -219,7 +240,8 @@ def evaluate(target: str, report: Report, claims: Claims, *, min_score: float | 
             checks.append(Check("expired_waiver", "fail",
                                 f"waiver {w.key} ({w.reason}, owner {w.owner}, {w.where}) "
                                 f"expired on {w.expires.isoformat()}", w.criterion,
-                                w.dimension, [f"justification: {w.justification}"], [w]))
+                                w.dimension, [f"justification: {w.justification}"]
+                                + renew_or_fix(w), [w]))
     unused = [w for w in claims.waivers if w not in used and not w.expired(today)]
     res = GateResult(target, report, view, claims, min_score, checks, all_gaps, unused,
                      baseline_label, baseline, new_inst, fixed_inst, improved, excluded_files)
@@ -246,12 +268,14 @@ def run_gate(target: str, rev: str | None = None, *, min_score: float | None = N
     today = today or date.today()
     snapshot = acquire(target, rev)
     claims = collect_claims(snapshot, strict=True)
+    note_uncommitted_config(target, snapshot, rev, claims.config.path)
     report, n_excluded = score_gated(snapshot, claims)
     baseline = label = None
     if baseline_file is not None:
         from .gaps import load_baseline
 
         baseline = load_baseline(baseline_file)
+        refuse_foreign_baseline(baseline_file, baseline, snapshot, report)
         label = (f"{baseline_file} (commit {str(baseline.get('repo', {}).get('commit', '?'))[:12]}"
                  f", score {float(baseline.get('score', 0.0)):.1f})")
     elif no_regress or base_rev:
@@ -259,18 +283,114 @@ def run_gate(target: str, rev: str | None = None, *, min_score: float | None = N
         try:
             base_snap = acquire(target, spec)
         except InputError:
-            raise InputError(f"{target}: no baseline commit {spec!r} (the first commit has no "
-                             "parent); pass --baseline FILE or --base REV") from None
+            raise InputError(missing_base(target, snapshot, base_rev)) from None
         base_report, _ = score_gated(base_snap, claims)
         baseline = current_view(base_report)
         label = f"commit {base_snap.commit[:12]} (score {base_report.score:.1f})"
-    return evaluate(target, report, claims, min_score=min_score, baseline=baseline,
-                    baseline_label=label, today=today, excluded_files=n_excluded)
+    res = evaluate(target, report, claims, min_score=min_score, baseline=baseline,
+                   baseline_label=label, today=today, excluded_files=n_excluded)
+    res.files = [e.path for e in snapshot.list_tree()]
+    return res
+
+
+def refuse_foreign_baseline(path: Path, baseline: dict, snapshot, report: Report) -> None:
+    """A baseline must describe this repository: its commit is in this clone, or its URL or
+    project name is this one's. (A CI job that checks out one commit may lack the baseline's
+    commit; its URL still matches.) Comparing with another repository's report would fail or
+    pass for reasons that have nothing to do with this change."""
+    from ..acquire.safegit import run_git
+
+    repo = baseline.get("repo") or {}
+    commit, url = str(repo.get("commit") or ""), str(repo.get("url") or "")
+    if re.fullmatch(r"[0-9a-f]{40}", commit) and run_git(
+            ["cat-file", "-e", f"{commit}^{{commit}}"], git_dir=snapshot.git_dir,
+            check=False).returncode == 0:
+        return
+    if url and same_repository_url(url, report.repo_url):
+        return
+    if baseline.get("name") and baseline.get("name") == report.name:
+        return
+    raise InputError(f"baseline {path} is a report of {url or 'an unknown repository'} "
+                     f"(commit {commit[:12] or '?'}), not of {report.repo_url}: its commit is "
+                     "not in this repository and neither its URL nor its project name match; "
+                     "pass a `dids score --format json` report of this repository")
+
+
+def same_repository_url(a: str, b: str) -> bool:
+    """git@host:o/r, ssh://git@host/o/r and https://host/o/r.git name one repository."""
+    def norm(u: str) -> str:
+        u = u.strip().rstrip("/")
+        u = re.sub(r"\.git$", "", u)
+        m = re.match(r"^(?:[a-z+]+://)?(?:[^@/]+@)?([^/:]+)[:/](.+)$", u)
+        return f"{m.group(1).lower()}/{m.group(2)}" if m and not u.startswith("/") else u
+    return norm(a) == norm(b)
+
+
+def note_uncommitted_config(target: str, snapshot, rev: str | None, config_path: str | None) -> None:
+    """The gate reads its policy from the commit. When the work tree's copy differs, say so (a
+    CI run or a push hook after editing .dids.toml would otherwise look unexplained). The file
+    is hashed here as git would hash it; no git command reads the work tree's files."""
+    import hashlib
+
+    from .. import notices
+    from ..acquire.safegit import run_git
+
+    if rev or snapshot.protocol is not None or not Path(target).is_dir():
+        return
+    proc = run_git(["-C", str(Path(target).resolve()), "rev-parse", "--show-toplevel"],
+                   check=False)
+    if proc.returncode != 0:
+        return  # a bare repository: no work tree to differ
+    top = Path(proc.stdout.decode("utf-8", "surrogateescape").strip())
+    committed = {e.path: e.sha for e in snapshot.list_tree()
+                 if e.path in (".dids.toml", "pyproject.toml")}
+    for name in (".dids.toml", "pyproject.toml"):
+        local = top / name
+        try:
+            data = local.read_bytes() if local.is_file() and not local.is_symlink() else None
+        except OSError:
+            data = None
+        if name == "pyproject.toml" and config_path != name and b"tool.dids" not in (data or b""):
+            continue  # pyproject edits unrelated to the gate's policy
+        if data is None and name not in committed:
+            continue
+        sha = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() if data is not None \
+            else None
+        if sha != committed.get(name):
+            state = "is not committed" if name not in committed else (
+                "was deleted" if data is None else "has uncommitted changes")
+            notices.note(f"{name} {state}; the gate uses the policy at the gated commit "
+                         f"{snapshot.commit[:12]}")
+
+
+def missing_base(target: str, snapshot, base_rev: str | None) -> str:
+    """Why the --no-regress baseline commit is not there, with what to do: an unknown --base,
+    a shallow clone that lacks the parent (actions/checkout fetches one commit by default), or
+    a first commit."""
+    from ..acquire.safegit import run_git
+
+    short = snapshot.commit[:12]
+    if base_rev:
+        return (f"{target}: unknown revision {base_rev!r} for --base: it is not in this clone "
+                "(fetch it first, e.g. `git fetch origin main`, or check out with fetch-depth: 0)"
+                "; or pass --baseline FILE")
+    raw = run_git(["cat-file", "commit", snapshot.commit], git_dir=snapshot.git_dir,
+                  check=False).stdout
+    parents = [ln.split()[1].decode() for ln in raw.split(b"\n\n", 1)[0].splitlines()
+               if ln.startswith(b"parent ")]
+    if parents:
+        return (f"{target}: no baseline commit: the parent of {short} ({parents[0][:12]}) is not "
+                "in this clone, which is shallow (use fetch-depth: 2 with actions/checkout, or "
+                "`git fetch --deepen=1`); or pass --baseline FILE or --base REV")
+    return (f"{target}: no baseline commit: {short} is the first commit (it has no parent); "
+            "pass --baseline FILE or --base REV")
 
 
 # ---------------------------------------------------------------------------- output
 
-def render_text(res: GateResult) -> str:
+def render_text(res: GateResult, *, quiet: bool = False) -> str:
+    """The gate's result for a CI log. QUIET (-q) keeps the verdict and the checks and leaves
+    out the list of gaps."""
     r = res.report
     fails, waived = res.failures, [c for c in res.checks if c.status == "waived"]
     head = "PASSED" if res.passed else "FAILED"
@@ -301,8 +421,14 @@ def render_text(res: GateResult) -> str:
         if c.status == "waived":
             for w in c.waivers:
                 out.append(f"         waiver {w.key}: {w.describe()}")
-    if not res.checks:
+    if not res.checks and not res.policy_set:
+        out.append("No minimums configured: nothing was checked. Set min_score, min_criteria or "
+                   "min_levels in .dids.toml (or [tool.dids]), or pass --min-score, --baseline "
+                   "or --no-regress.")
+    elif not res.checks:
         out.append("All checks passed.")
+    if quiet:
+        return "\n".join(out) + "\n"
     out.append("")
     out.append(f"Gaps (dimensions below L2 on the counted configuration): {len(res.gaps)}")
     for g in res.gaps:
@@ -311,13 +437,17 @@ def render_text(res: GateResult) -> str:
         where = cite(g.located) if g.located else (g.summary or "no located evidence")
         out.append(f"  {g.criterion} {g.dimension} L{g.level}{mark} — {where}")
     if res.baseline_view is not None:
-        out.append(f"New gap evidence since the baseline: {sum(n for _, n in res.new_instances)}")
+        base_commit = str((res.baseline_view.get("repo") or {}).get("commit") or "?")[:12]
+        n_new = sum(n for _, n in res.new_instances)
+        out.append(f"New gap evidence since the baseline: {n_new}"
+                   + (f" (lines of {r.commit[:12]})" if n_new else ""))
         ex = instance_examples(res.view)
         for key, n in res.new_instances:
             e = (ex.get(key) or [{}])[0]
             out.append(f"  + {key[0]} {cite(e)}" + (f" (×{n})" if n > 1 else ""))
-        out.append(f"Gap evidence gone since the baseline: "
-                   f"{sum(n for _, n in res.fixed_instances)}")
+        n_gone = sum(n for _, n in res.fixed_instances)
+        out.append(f"Gap evidence gone since the baseline: {n_gone}"
+                   + (f" (lines of baseline {base_commit})" if n_gone else ""))
         bex = instance_examples(res.baseline_view)
         for key, n in res.fixed_instances:
             e = (bex.get(key) or [{}])[0]
@@ -346,6 +476,9 @@ def render_gate_json(res: GateResult) -> str:
         "score": r.score, "band": r.band, "min_score": res.min_score,
         "config": res.claims.config.path,
         "baseline": res.baseline_label,
+        "baseline_commit": (res.baseline_view.get("repo") or {}).get("commit")
+        if res.baseline_view else None,
+        "minimums_configured": res.policy_set,
         "checks": [c.as_dict() for c in res.checks],
         "gaps": [{"criterion": g.criterion, "dimension": g.dimension, "level": g.level,
                   "configuration": g.configuration, "fingerprint": g.fingerprint,

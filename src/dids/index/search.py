@@ -25,9 +25,15 @@ class Hit:
 
 
 def rg_binary() -> str:
-    here = Path(sys.executable).parent / "rg"
-    if here.exists():
-        return str(here)
+    # pip puts the ripgrep wheel's `rg` beside the `dids` script it installs in the same run:
+    # the interpreter's bin (venv, pipx), the user scripts dir (--user) or DIR/bin (--target)
+    import sysconfig
+
+    places = [Path(sys.executable).parent, Path(sys.argv[0]).resolve().parent if sys.argv[0]
+              else None, Path(sysconfig.get_path("scripts", f"{os.name}_user"))]
+    for d in places:
+        if d is not None and (d / "rg").is_file():
+            return str(d / "rg")
     found = shutil.which("rg")
     if found:
         return found

@@ -1,4 +1,4 @@
-"""Library-model probes: every live call a row of `models/python/*.yaml` gives a meaning to.
+"""Library-model probes: every live call a row of `data/models/python/*.yaml` gives a meaning to.
 
 One probe per kind (`sem.exec`, `sem.llm`, `sem.network`, `sem.prompt`, `sem.persist`,
 `sem.telemetry`, `sem.credential`, `sem.mcp`, `sem.loader`); each finding carries the row's id

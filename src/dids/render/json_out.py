@@ -38,6 +38,7 @@ def report_dict(report: Report) -> dict:
         "repo": {"url": report.repo_url, "commit": report.commit},
         "name": report.name,
         "reviewed": report.reviewed,
+        "commit_date": report.commit_date,
         "score": report.score,
         "band": report.band,
         "scored_configuration": report.scored_configuration,

@@ -1,8 +1,6 @@
-"""The Markdown report card, rendered from `templates/card.md.j2`."""
+"""The Markdown report card, rendered from the packaged `data/templates/card.md.j2`."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import jinja2
 
@@ -12,10 +10,14 @@ from ..rubric import load_rubric
 from .text import clean, code_span, md, md_url, url_path
 
 
-def template_dir() -> Path:
-    from ..rubric import data_dir
+def _template_source(name: str) -> tuple[str, str, None]:
+    """Jinja's loader over the packaged templates (importlib.resources: any install layout)."""
+    from ..resources import data_dir, read_text
 
-    return data_dir("templates")
+    try:
+        return read_text("templates", name), str(data_dir("templates").joinpath(name)), None
+    except FileNotFoundError:
+        raise jinja2.TemplateNotFound(name) from None
 
 
 def citation(path: str, start: int | None, end: int | None, slug: str | None, commit: str) -> str:
@@ -30,7 +32,7 @@ def citation(path: str, start: int | None, end: int | None, slug: str | None, co
 def render_markdown(report: Report) -> str:
     rubric = load_rubric()
     slug = github_slug(report.repo_url)
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(template_dir())),
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(_template_source),
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True,
                              lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
