@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 _CONST = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*(?:[eE][+-]?\d+)?|true|false|null|undefined|"[^"\n]*"|"""
                       r"""'[^'\n]*'|`[^`$\n]*`)$""")
+# a constant initialised by an environment read (possibly converted): `X = Number(process.env.Y ?? 1)`
+_ENV_VALUE = re.compile(r"^(?:(?:Number|parseInt|parseFloat|String|Boolean)\s*\(\s*)?process\s*\.\s*env\b")
 _SCHEMA_MAX_SETTINGS = 5000
 _SCHEMA_DEPTH = 16
 
@@ -44,7 +46,7 @@ def code_settings_ts(index: "RepoIndex") -> list[Setting]:
             var = d.var.rsplit(".", 1)[-1] if d.var else None
             if d.form == "env":  # bound to the module constant it initialises, as in Python
                 var = next((a.target for a in module_assigns if a.line <= d.line <= a.end_line
-                            and a.target.isidentifier() and a.value and "process" in a.value),
+                            and a.target.isidentifier() and _ENV_VALUE.match(a.value or "")),
                            None)
             out.append(Setting(d.key, js_value(d.value), facts.path, d.line, "code", var=var))
         for a in module_assigns:

@@ -46,6 +46,7 @@ Conventions where JavaScript has no Python counterpart:
 from __future__ import annotations
 
 import bisect
+import re
 import sys
 from collections import Counter
 
@@ -109,6 +110,19 @@ class _Scopes:
                 func = q
             i = parents[i]
         return func, None
+
+
+_CALL_ARGS = re.compile(r"\([^()]+\)")
+
+
+def _short_label(callee: str) -> str:
+    """A callee without its inner calls' arguments (`a.b("x").c` -> `a.b().c`), bounded."""
+    for _ in range(8):
+        shorter = _CALL_ARGS.sub("()", callee)
+        if shorter == callee:
+            break
+        callee = shorter
+    return callee[:80]
 
 
 def _outer_first(node: ts.Node) -> tuple[int, int]:
@@ -224,7 +238,7 @@ def _definitions(src: bytes, caps: dict, scopes: _Scopes, facts: PyFacts) -> lis
             continue
         callee = call.child_by_field_name(
             "constructor" if call.type == "new_expression" else "function")
-        label = callee_text(src, callee)[:80] if callee is not None else "?"
+        label = _short_label(callee_text(src, callee)) if callee is not None else "?"
         raw.append((node.start_byte, node.end_byte, f"<{label}>", "function", (node, node)))
     for node in caps.get("class", ()):
         n = node.child_by_field_name("name")
