@@ -292,3 +292,18 @@ def test_parallel_ts_facts_equal_sequential(monkeypatch, cpus):
         want = extract_ts(path, data)
         assert got[path].calls == want.calls and got[path].defs == want.defs
         assert got[path].lang == ("typescript" if path.endswith(".ts") else "javascript")
+
+
+def test_gate_exclusions_leave_typescript_facts_and_manifests_out(repo):
+    from dids.config_file import DidsConfig, LoadedConfig
+    from dids.gate.claims import Claims
+    from dids.gate.policy import apply_config
+
+    repo.commit({"src/a.ts": "run();\n", "legacy/b.ts": "run();\n",
+                 "legacy/package.json": '{"name": "old", "bin": "x.js"}\n',
+                 "package.json": '{"name": "new"}\n'})
+    index = build_index(acquire(str(repo.path)))
+    cfg = LoadedConfig(config=DidsConfig(exclude=["legacy/**"]), path=".dids.toml")
+    assert apply_config(index, Claims(config=cfg)) == 2
+    assert sorted(index.ts) == ["src/a.ts"] and index.stats["ts_parsed"] == 1
+    assert [p.path for p in index.node_packages] == ["package.json"]
