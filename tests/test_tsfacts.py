@@ -156,7 +156,9 @@ def test_functions_methods_and_bound_arrows_with_qualnames():
         exports.handler = async function (event) {};
         export default () => start();
         class Tool {
-          static async create() {}
+          private static async create() {}
+          public async stop(): Promise<void> {}
+          protected override async reset() {}
           run = async (input: Input): Promise<void> => { spawn(input.cmd); };
           #secret() {}
         }
@@ -164,7 +166,7 @@ def test_functions_methods_and_bound_arrows_with_qualnames():
     by = {d.qualname: d for d in f.defs}
     assert set(by) == {"activate", "activate.inner", "activate.helper", "handlers.run",
                        "handlers.stop", "handlers.nested.deep", "handler", "default",
-                       "Tool.create", "Tool.run", "Tool.#secret"}
+                       "Tool.create", "Tool.stop", "Tool.reset", "Tool.run", "Tool.#secret"}
     a = by["activate"]
     assert (a.line, a.end_line, a.is_async, a.cls) == (1, 4, True, None)
     assert a.params == (Param("context", "vscode.ExtensionContext", None),
@@ -172,6 +174,7 @@ def test_functions_methods_and_bound_arrows_with_qualnames():
     assert by["activate.inner"].params == (Param("...rest", "string[]", None),)
     assert by["activate.helper"].is_async and by["activate.helper"].params == (Param("x", None, None),)
     assert by["Tool.create"].is_async and by["Tool.create"].cls == "Tool"
+    assert by["Tool.stop"].is_async and by["Tool.reset"].is_async
     assert by["Tool.run"].cls == "Tool" and by["Tool.run"].params == (Param("input", "Input", None),)
     assert by["handlers.run"].cls is None
     assert call(f, "exec").func == "handlers.run"
@@ -212,6 +215,7 @@ def test_classes_resolve_extends_and_implements_through_imports():
         }
         export abstract class Shape {}
         const Anon = class extends vscode.Disposable {};
+        const Bound = class Inner {};
     ''')
     by = {c.qualname: c for c in f.classes}
     p = by["Provider"]
@@ -221,6 +225,7 @@ def test_classes_resolve_extends_and_implements_through_imports():
     assert p.decorators == ('Injectable({ scope: "x" })',)
     assert by["Shape"].bases == ()
     assert by["Anon"].bases == ("vscode.Disposable",)
+    assert "Bound" in by and "Inner" not in by  # a class expression is named by its binding
     refresh = next(d for d in f.defs if d.name == "refresh")
     assert refresh.decorators == ('Command("x")',) and refresh.qualname == "Provider.refresh"
 

@@ -248,8 +248,8 @@ def _definitions(src: bytes, caps: dict, scopes: _Scopes, facts: PyFacts) -> lis
         cls_node = owned_value(owner)
         if cls_node is None:
             continue
-        n = cls_node.child_by_field_name("name")
-        name = _text(src, n) if n is not None else binding_name(src, owner)
+        n = cls_node.child_by_field_name("name")  # the binding names it, as for functions
+        name = binding_name(src, owner) or (_text(src, n) if n is not None else None)
         raw.append((owner.start_byte, owner.end_byte, name or "?", "class", (owner, cls_node)))
     for owner in caps.get("object", ()):
         if exports_object(src, owner):

@@ -113,12 +113,15 @@ def params(src: bytes, fn: ts.Node) -> tuple[Param, ...]:
     return tuple(out)
 
 
+_MODIFIERS = ("decorator", "accessibility_modifier", "override_modifier")
+
+
 def is_async(node: ts.Node) -> bool:
-    # `async` is an unnamed token before the name or the parameters (after `static`, `get`...)
-    for c in node.children[:4]:
+    # `async` is a token before the name or the parameters, after modifiers (`private static`)
+    for c in node.children[:6]:
         if c.type == "async":
             return True
-        if c.is_named and c.type != "decorator":
+        if c.is_named and c.type not in _MODIFIERS:
             return False
     return False
 
