@@ -192,14 +192,13 @@ def pnpm_workspaces(path: str, text: str) -> tuple[Entry, ...]:
     globs = doc.get("packages") if isinstance(doc, dict) else None
     if not isinstance(globs, list):
         return ()
-    lines = text.splitlines()
-    out = []
-    for g in globs[:_MAX_ENTRIES]:
-        if not isinstance(g, str):
-            continue
-        line = next((i for i, t in enumerate(lines, 1) if g in t and t.lstrip().startswith("-")), 1)
-        out.append(Entry(g, g, path, line))
-    return tuple(out)
+    item_lines: dict[str, int] = {}  # "- 'apps/*'" -> apps/*: its first line, in one pass
+    for i, t in enumerate(text.splitlines(), 1):
+        t = t.strip()
+        if t.startswith("-"):
+            item_lines.setdefault(t[1:].split(" #", 1)[0].strip().strip("'\""), i)
+    return tuple(Entry(g, g, path, item_lines.get(g, 1)) for g in globs[:_MAX_ENTRIES]
+                 if isinstance(g, str))
 
 
 def node_packages(files, blobs: dict[str, bytes], wanted) -> list[NodePackage]:

@@ -1,8 +1,8 @@
 """Configuration defaults in TypeScript/JavaScript, read while the tree is at hand (ConfigDefault).
 
-process.env reads and their fallbacks and zod `.default()` calls are found by a byte search, each
-match then checked in the tree (a match in a comment or a string is not the syntax sought); the
-pairs of DEFAULT_* / default*Settings object literals by a bounded walk over that literal only.
+process.env reads and their fallbacks and zod `.default()` calls come from a second query, run
+only on files whose bytes mention them (a mention in a comment or a string matches no pattern);
+the pairs of DEFAULT_* / default*Settings object literals from a bounded walk over that literal.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from .pyfacts import ConfigDefault, _text, resolve
 from .tsnodes import key_text
 
 _intern = sys.intern
-_SPACE = re.compile(r"\s+")
 
 
 def _f(node: ts.Node, name: str) -> ts.Node | None:
@@ -35,106 +34,121 @@ def _line(node: ts.Node) -> int:
     return node.start_point[0] + 1
 
 
-def env_defaults(src: bytes, root: ts.Node, out: list[ConfigDefault]) -> None:
+# The patterns of code_defaults, run only on files whose bytes show an environment read or a
+# `.default(` call. Every fact is then reached downwards from a captured node (children are
+# cheap), never upwards: a parent lookup costs the node's depth, which hostile nesting makes huge.
+DEFAULTS_QUERY = """
+(member_expression object: (member_expression object: (identifier) property: (property_identifier))
+                   property: (property_identifier)) @read
+(subscript_expression object: (member_expression object: (identifier) property: (property_identifier))
+                      index: (string)) @read
+(binary_expression operator: "??") @fallback
+(binary_expression operator: "||") @fallback
+(variable_declarator name: (object_pattern) value: (member_expression)) @destructure
+(pair key: (_) value: (call_expression)) @schema
+"""
+_ENV_READ = re.compile(rb"process\s*\.\s*env\s*(?:\.|\[)")
+_ENV_OBJECT = re.compile(rb"process\s*\.\s*env\s*$")
+_CHAIN_MAX = 64
+
+
+def code_defaults(src: bytes, root: ts.Node, query: ts.Query, imports: dict[str, str],
+                  out: list[ConfigDefault], max_depth: int) -> None:
+    """process.env reads (with their `??`/`||` fallback) and zod `.default()` defaults."""
+    want_env = _ENV_REF.search(src) is not None
+    want_zod = _DEFAULT_CALL.search(src) is not None and \
+        any(o == "zod" or o.startswith(("zod.", "zod/")) for o in imports.values())
+    if not (want_env or want_zod):
+        return
+    cursor = ts.QueryCursor(query)
+    cursor.set_max_start_depth(max_depth)
+    caps = cursor.captures(root)
+    if want_env:
+        _env_defaults(src, caps, out)
+    if want_zod:
+        _zod_defaults(src, caps.get("schema", ()), imports, out)
+
+
+def _env_defaults(src: bytes, caps: dict, out: list[ConfigDefault]) -> None:
     """process.env.X, process.env["X"] (with a `??`/`||` fallback when there is one) and
-    `const {X = d} = process.env`. Found by a byte search, each match checked in the tree (a
-    match in a comment or string is not a `process` identifier)."""
-    for m in _ENV_REF.finditer(src):
-        ident = root.descendant_for_byte_range(m.start(), m.start() + 7)
-        if ident is None or ident.type != "identifier":
+    `const {X = d} = process.env`."""
+    fallbacks = {}
+    for b in caps.get("fallback", ()):
+        left, right = _f(b, "left"), _f(b, "right")
+        if left is not None and right is not None:
+            fallbacks[(left.start_byte, left.end_byte)] = right
+    for read in caps.get("read", ()):
+        if not _ENV_READ.match(src, read.start_byte):
             continue
-        env = ident.parent
-        if env is None or env.type != "member_expression" or _f(env, "object") != ident:
-            continue
-        use = env.parent
-        if use is None:
-            continue
-        if use.type == "variable_declarator" and _f(use, "value") == env:
-            pattern = _f(use, "name")
-            if pattern is None or pattern.type != "object_pattern":
-                continue
-            for c in pattern.named_children:
-                key = dflt = None
-                if c.type == "shorthand_property_identifier_pattern":
-                    key = c
-                elif c.type == "object_assignment_pattern":
-                    key, dflt = _f(c, "left"), _f(c, "right")
-                elif c.type == "pair_pattern":
-                    key, val = _f(c, "key"), _f(c, "value")
-                    if val is not None and val.type == "object_assignment_pattern":
-                        dflt = _f(val, "right")
-                if key is None:
-                    continue
-                name = key_text(src, key)
-                if _ENV_KEY.match(name):
-                    out.append(ConfigDefault(name, _text(src, dflt) if dflt is not None else None,
-                                             _line(dflt if dflt is not None else key), "env"))
-            continue
-        if use.type == "member_expression" and _f(use, "object") == env:
-            key_node = _f(use, "property")
-        elif use.type == "subscript_expression" and _f(use, "object") == env:
-            key_node = _f(use, "index")
-            if key_node is None or key_node.type != "string":
-                continue
-        else:
-            continue
+        key_node = _f(read, "property") if read.type == "member_expression" else _f(read, "index")
         if key_node is None:
             continue
         key = key_text(src, key_node)
         if not _ENV_KEY.match(key):
             continue
-        value, line = None, _line(key_node)
-        outer = use.parent
-        while outer is not None and outer.type == "non_null_expression":
-            use, outer = outer, outer.parent
-        if outer is not None and outer.type == "binary_expression" and _f(outer, "left") == use:
-            op = _f(outer, "operator")
-            right = _f(outer, "right")
-            if op is not None and op.type in ("??", "||") and right is not None:
-                value, line = _text(src, right), _line(right)
-        out.append(ConfigDefault(key, value, line, "env"))
+        right = fallbacks.get((read.start_byte, read.end_byte))
+        if right is not None:
+            out.append(ConfigDefault(key, _text(src, right), _line(right), "env"))
+        else:
+            out.append(ConfigDefault(key, None, _line(key_node), "env"))
+    for decl in caps.get("destructure", ()):
+        value = _f(decl, "value")
+        if value is None or not _ENV_OBJECT.match(src[value.start_byte:value.end_byte]):
+            continue
+        pattern = _f(decl, "name")
+        for c in pattern.named_children if pattern is not None else ():
+            key = dflt = None
+            if c.type == "shorthand_property_identifier_pattern":
+                key = c
+            elif c.type == "object_assignment_pattern":
+                key, dflt = _f(c, "left"), _f(c, "right")
+            elif c.type == "pair_pattern":
+                key, val = _f(c, "key"), _f(c, "value")
+                if val is not None and val.type == "object_assignment_pattern":
+                    dflt = _f(val, "right")
+            if key is None:
+                continue
+            name = key_text(src, key)
+            if _ENV_KEY.match(name):
+                out.append(ConfigDefault(name, _text(src, dflt) if dflt is not None else None,
+                                         _line(dflt if dflt is not None else key), "env"))
 
 
-def zod_defaults(src: bytes, root: ts.Node, imports: dict[str, str],
-                  out: list[ConfigDefault]) -> None:
-    """`key: z.<type>()...default(v)...` inside an object literal (a zod object schema)."""
-    if not any(o == "zod" or o.startswith(("zod.", "zod/")) for o in imports.values()):
-        return
-    for m in _DEFAULT_CALL.finditer(src):
-        prop = root.descendant_for_byte_range(m.start(1), m.end(1))
-        if prop is None or prop.type != "property_identifier":
-            continue
-        member = prop.parent
-        call = member.parent if member is not None else None
-        if call is None or call.type != "call_expression" or _f(call, "function") != member:
-            continue
-        args = _f(call, "arguments")
-        value = next((a for a in (args.named_children if args is not None else ())
-                      if a.type != "comment"), None)
-        # climb the method chain (`.default(1).describe("...")`) to what holds it
-        node = call
-        for _ in range(64):
-            up = node.parent
-            if up is None:
+def _zod_defaults(src: bytes, pairs, imports: dict[str, str], out: list[ConfigDefault]) -> None:
+    """`key: z.<type>()...default(v)...` inside an object literal (a zod object schema): the
+    method chain of the pair's value is walked down to its root, which must come from zod."""
+    for pair in pairs:
+        node = _f(pair, "value")
+        found = None  # (the outermost .default call, its `default` name): what applies
+        for _ in range(_CHAIN_MAX):
+            if node is None:
                 break
-            if up.type == "member_expression" and _f(up, "object") == node:
-                node = up
-            elif up.type == "call_expression" and _f(up, "function") == node:
-                node = up
+            if node.type == "call_expression":
+                fn = _f(node, "function")
+                if fn is not None and fn.type == "member_expression":
+                    prop = _f(fn, "property")
+                    if found is None and prop is not None and \
+                            src[prop.start_byte:prop.end_byte] == b"default":
+                        found = (node, prop)
+                    node = _f(fn, "object")
+                else:
+                    node = fn
+            elif node.type == "member_expression":
+                node = _f(node, "object")
             else:
                 break
-        pair = node.parent
-        if pair is None or pair.type != "pair" or _f(pair, "value") != node:
+        if found is None or node is None or node.type != "identifier":
             continue
-        head = _SPACE.sub("", _text(src, node)).split(".", 1)[0].split("(", 1)[0]
-        if not resolve(head, imports).startswith("zod"):
+        if not resolve(_text(src, node), imports).startswith("zod"):
             continue
         key = _f(pair, "key")
-        if key is None:
-            continue
-        out.append(ConfigDefault(key_text(src, key),
-                                 _text(src, value) if value is not None else None,
-                                 _line(prop), "zod"))
+        args = _f(found[0], "arguments")
+        value = next((a for a in (args.named_children if args is not None else ())
+                      if a.type != "comment"), None)
+        if key is not None:
+            out.append(ConfigDefault(key_text(src, key),
+                                     _text(src, value) if value is not None else None,
+                                     _line(found[1]), "zod"))
 
 
 def object_defaults(src: bytes, name: str, obj: ts.Node, out: list[ConfigDefault]) -> None:

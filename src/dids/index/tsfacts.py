@@ -54,7 +54,7 @@ import tree_sitter as ts
 
 from .pyfacts import (_MAX_DEPTH, _TEXT_MAX, Assign, Call, ClassDef, ConfigDefault, FuncDef, PyFacts,
                       _bounded_parse, _built, _text, resolve)
-from .tsdefaults import DEFAULTS_NAME, env_defaults, object_defaults, unwrap_object, zod_defaults
+from .tsdefaults import DEFAULTS_NAME, code_defaults, object_defaults, unwrap_object
 from .tsgrammar import FACT_LANG, GRAMMAR_OF_SUFFIX, grammar, grammar_for, is_ts_path
 from .tsnodes import (annotation, binding_name, callee_text, decorators, esm_import,
                       exports_object, is_async, key_text, module_spec, object_pairs, owned_value,
@@ -153,10 +153,7 @@ def extract_ts(path: str, src: bytes) -> PyFacts:
     facts.calls = _calls(src, calls, scopes, facts.imports)
     defaults: list[ConfigDefault] = []
     facts.assigns = _assigns(src, root, functions, caps.get("assign.field", ()), scopes, defaults)
-    if b"process" in src:
-        env_defaults(src, root, defaults)
-    if b"default" in src:
-        zod_defaults(src, root, facts.imports, defaults)
+    code_defaults(src, root, g.defaults_query, facts.imports, defaults, _MAX_DEPTH)
     defaults.sort(key=lambda d: d.line)
     facts.defaults = tuple(defaults)
     idents = facts.idents

@@ -8,6 +8,8 @@ import tree_sitter as ts
 import tree_sitter_javascript as tsjs
 import tree_sitter_typescript as tsts
 
+from .tsdefaults import DEFAULTS_QUERY
+
 # file suffix -> grammar; the .tsx grammar also reads JSX inside TypeScript
 GRAMMAR_OF_SUFFIX = {
     ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
@@ -65,6 +67,7 @@ class Grammar:
     language: ts.Language
     query: ts.Query
     label: str
+    defaults_query: ts.Query  # tsdefaults.DEFAULTS_QUERY
 
 
 _grammars: dict[str, Grammar] = {}
@@ -80,7 +83,8 @@ def grammar(name: str) -> Grammar:
         else:
             raw = tsts.language_tsx() if name == "tsx" else tsts.language_typescript()
             lang, extra, label = ts.Language(raw), _TS_QUERY, "TypeScript"
-        g = _grammars[name] = Grammar(lang, ts.Query(lang, _COMMON_QUERY + extra), label)
+        g = _grammars[name] = Grammar(lang, ts.Query(lang, _COMMON_QUERY + extra), label,
+                                      ts.Query(lang, DEFAULTS_QUERY))
     return g
 
 
