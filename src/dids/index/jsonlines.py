@@ -44,7 +44,8 @@ class JsonArray(list):
 # one token after optional whitespace; every alternative is linear (no nested quantifiers over
 # the same characters)
 _TOKEN = re.compile(
-    r'[ \t\r\n\ufeff]*(?:("(?:[^"\\\n]|\\.)*")|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)'
+    r'[ \t\r\n\ufeff]*(?:("(?:[^"\\\n]|\\.)*")'
+    r'|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)'
     r'|(true|false|null)|([{}\[\]:,])|(//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/))'
 )
 _TAIL = re.compile(r"[ \t\r\n]*")

@@ -1,4 +1,4 @@
-"""Node package manifests: what each package.json says runs, and a VS Code extension's contributions.
+"""Node package manifests: what each package.json says runs, and VS Code extension contributions.
 
 Every package.json that ships (role "config": not under node_modules, tests, docs or examples) is
 read with the bounded, line-keeping JSON reader, so every entry point and default cites its
@@ -114,7 +114,8 @@ def _vscode(doc: JsonObject, path: str) -> VsCodeExtension | None:
     engines = doc.get("engines")
     if not isinstance(engines, JsonObject) or not isinstance(engines.get("vscode"), str):
         return None
-    ext = VsCodeExtension(engine=Entry("vscode", engines["vscode"], path, engines.line_of("vscode")))
+    engine = Entry("vscode", engines["vscode"], path, engines.line_of("vscode"))
+    ext = VsCodeExtension(engine=engine)
     ext.activation_events = _strings(doc.get("activationEvents"), path)
     ext.main = _entry(doc, "main", path)
     ext.browser = _entry(doc, "browser", path)
@@ -140,8 +141,10 @@ def _vscode(doc: JsonObject, path: str) -> VsCodeExtension | None:
             if not isinstance(spec, JsonObject) or len(settings) >= _MAX_ENTRIES:
                 continue
             kind = spec.get("type")
-            kind = kind if isinstance(kind, str) else (
-                "|".join(t for t in kind if isinstance(t, str)) if isinstance(kind, JsonArray) else None)
+            if isinstance(kind, JsonArray):  # "type": ["string", "null"]
+                kind = "|".join(t for t in kind if isinstance(t, str))
+            elif not isinstance(kind, str):
+                kind = None
             if "default" in spec:
                 settings.append(Entry(key, scalar_text(spec["default"]), path,
                                       spec.line_of("default"), kind))
@@ -211,7 +214,8 @@ def node_packages(files, blobs: dict[str, bytes], wanted) -> list[NodePackage]:
             continue
         name = e.path.rsplit("/", 1)[-1]
         if name == "package.json":
-            manifests[e.path] = read_package(e.path, blobs.get(e.sha, b"").decode("utf-8", "replace"))
+            text = blobs.get(e.sha, b"").decode("utf-8", "replace")
+            manifests[e.path] = read_package(e.path, text)
         elif name == "pnpm-workspace.yaml":
             d = e.path.rsplit("/", 1)[0] if "/" in e.path else ""
             pnpm[d] = pnpm_workspaces(e.path, blobs.get(e.sha, b"").decode("utf-8", "replace"))

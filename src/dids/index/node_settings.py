@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 _CONST = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*(?:[eE][+-]?\d+)?|true|false|null|undefined|"[^"\n]*"|"""
                       r"""'[^'\n]*'|`[^`$\n]*`)$""")
-# a constant initialised by an environment read (possibly converted): `X = Number(process.env.Y ?? 1)`
-_ENV_VALUE = re.compile(r"^(?:(?:Number|parseInt|parseFloat|String|Boolean)\s*\(\s*)?process\s*\.\s*env\b")
+# a constant initialised by an environment read, maybe converted: `X = Number(process.env.Y ?? 1)`
+_ENV_VALUE = re.compile(
+    r"^(?:(?:Number|parseInt|parseFloat|String|Boolean)\s*\(\s*)?process\s*\.\s*env\b")
 _SCHEMA_MAX_SETTINGS = 5000
 _SCHEMA_DEPTH = 16
 

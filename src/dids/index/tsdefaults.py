@@ -24,7 +24,8 @@ def _f(node: ts.Node, name: str) -> ts.Node | None:
 
 _ENV_REF = re.compile(rb"\bprocess\s*\.\s*env\b")
 _DEFAULT_CALL = re.compile(rb"\.\s*(default)\s*\(")
-DEFAULTS_NAME = re.compile(r"^(?:DEFAULT_[A-Z0-9_]+|default[A-Za-z0-9]*(?:Settings|Config|Options))$")
+DEFAULTS_NAME = re.compile(
+    r"^(?:DEFAULT_[A-Z0-9_]+|default[A-Za-z0-9]*(?:Settings|Config|Options))$")
 _ENV_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _OBJECT_DEFAULTS_MAX = 2000  # pairs taken from one file's default objects
 _OBJECT_DEPTH_MAX = 8
@@ -40,7 +41,8 @@ def _line(node: ts.Node) -> int:
 DEFAULTS_QUERY = """
 (member_expression object: (member_expression object: (identifier) property: (property_identifier))
                    property: (property_identifier)) @read
-(subscript_expression object: (member_expression object: (identifier) property: (property_identifier))
+(subscript_expression object: (member_expression object: (identifier)
+                                                  property: (property_identifier))
                       index: (string)) @read
 (binary_expression operator: "??") @fallback
 (binary_expression operator: "||") @fallback

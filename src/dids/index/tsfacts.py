@@ -52,7 +52,8 @@ from collections import Counter
 
 import tree_sitter as ts
 
-from .pyfacts import (_MAX_DEPTH, _TEXT_MAX, Assign, Call, ClassDef, ConfigDefault, FuncDef, PyFacts,
+from .pyfacts import (_MAX_DEPTH, _TEXT_MAX, Assign, Call, ClassDef, ConfigDefault, FuncDef,
+                      PyFacts,
                       _bounded_parse, _built, _text, resolve)
 from .tsdefaults import DEFAULTS_NAME, code_defaults, object_defaults, unwrap_object
 from .tsgrammar import FACT_LANG, GRAMMAR_OF_SUFFIX, grammar, grammar_for, is_ts_path
@@ -85,7 +86,8 @@ class _Scopes:
                 stack.pop()
             parent = stack[-1] if stack else -1
             qual = f"{self.spans[parent][2]}.{name}" if parent >= 0 else name
-            cls = self.spans[parent][2] if parent >= 0 and self.spans[parent][3] == "class" else None
+            in_class = parent >= 0 and self.spans[parent][3] == "class"
+            cls = self.spans[parent][2] if in_class else None
             self.spans.append((start, end, _intern(qual), kind))
             self.parents.append(parent)
             stack.append(len(self.spans) - 1)
@@ -332,7 +334,8 @@ def _calls(src: bytes, calls: list[ts.Node], scopes: _Scopes, imports: dict[str,
                         keywords.extend(object_pairs(src, a))
         func, cls = enclosing(node.start_byte)
         out.append(_built(
-            Call, callee=names[1], raw=names[0], line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
+            Call, callee=names[1], raw=names[0],
+            line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
             args=tuple(positional), kwargs=tuple(keywords), func=func, cls=cls))
     return out
 
@@ -396,7 +399,8 @@ def _assigns(src: bytes, root: ts.Node, functions: list[ts.Node], fields, scopes
                 continue
             target, value, span = callee_text(src, left), node.child_by_field_name("right"), node
         func, cls = scopes.enclosing(span.start_byte, span.end_byte)
-        scope, kind = (func, "function") if func else ((cls, "class") if cls else ("module", "module"))
+        scope, kind = (func, "function") if func else \
+            ((cls, "class") if cls else ("module", "module"))
         out.append(_built(
             Assign, target=target, annotation=annotation(src, ann),
             value=_text(src, value) if value is not None else None,

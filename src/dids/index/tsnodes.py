@@ -248,7 +248,8 @@ def esm_import(src: bytes, node: ts.Node, out: dict[str, str]) -> None:
                 for spec in part.named_children:
                     if spec.type != "import_specifier":
                         continue
-                    name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                    name = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias")
                     if name is None:
                         continue
                     out[_text(src, alias or name)] = _intern(f"{module}.{key_text(src, name)}")
