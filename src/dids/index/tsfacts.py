@@ -53,8 +53,7 @@ from collections import Counter
 import tree_sitter as ts
 
 from .pyfacts import (_MAX_DEPTH, _TEXT_MAX, Assign, Call, ClassDef, ConfigDefault, FuncDef,
-                      PyFacts,
-                      _bounded_parse, _built, _text, resolve)
+                      PyFacts, _bounded_parse, _built, _text, resolve)
 from .tsdefaults import DEFAULTS_NAME, code_defaults, object_defaults, unwrap_object
 from .tsgrammar import FACT_LANG, GRAMMAR_OF_SUFFIX, grammar, grammar_for, is_ts_path
 from .tsnodes import (annotation, binding_name, callee_text, decorators, esm_import,
