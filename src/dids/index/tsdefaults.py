@@ -57,13 +57,21 @@ _CHAIN_MAX = 64
 def code_defaults(src: bytes, root: ts.Node, query: ts.Query, imports: dict[str, str],
                   out: list[ConfigDefault], max_depth: int) -> None:
     """process.env reads (with their `??`/`||` fallback) and zod `.default()` defaults."""
-    want_env = _ENV_REF.search(src) is not None
-    want_zod = _DEFAULT_CALL.search(src) is not None and \
-        any(o == "zod" or o.startswith(("zod.", "zod/")) for o in imports.values())
-    if not (want_env or want_zod):
+    spans = [m.span() for m in _ENV_REF.finditer(src)]
+    want_env = bool(spans)
+    if any(o == "zod" or o.startswith(("zod.", "zod/")) for o in imports.values()):
+        found = [m.span() for m in _DEFAULT_CALL.finditer(src)]
+        want_zod = bool(found)
+        spans += found
+    else:
+        want_zod = False
+    if not spans:
         return
     cursor = ts.QueryCursor(query)
     cursor.set_max_start_depth(max_depth)
+    # only nodes that overlap the mentions can be what is sought (a schema pair holds its
+    # `.default(`, a fallback its read): the cursor skips the rest of the file
+    cursor.set_byte_range(min(a for a, _ in spans), max(b for _, b in spans))
     caps = cursor.captures(root)
     if want_env:
         _env_defaults(src, caps, out)
