@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark `dids score` on a large synthetic agent repository or on any real git repository.
 
-usage: bench.py [--files N[,N...]] [--repo PATH] [--runs N] [--bandit-runs N] [--no-bandit]
-                [--work DIR] [--json FILE] [--check]
+usage: bench.py [--files N[,N...]] [--ts-files N[,N...]] [--repo PATH] [--runs N]
+                [--bandit-runs N] [--no-bandit] [--work DIR] [--json FILE] [--check]
 
 For every tree it reports medians over --runs of:
   cold         `dids score` with an empty DIDS_CACHE_DIR
@@ -10,14 +10,16 @@ For every tree it reports medians over --runs of:
   warm-nocache the same with --no-cache when `dids score` has it (search-corpus cache only)
   peak memory  largest single process (wait4 ru_maxrss) and the sampled sum over the process tree
   files/s      files indexed (and Python files parsed) per second of the cold run
-  parse-once   tree-sitter parse of every .py file of the tree, no fact extraction, one process
+  parse-once   tree-sitter parse of every .py and TypeScript/JavaScript file of the tree (.ts .tsx
+               .mts .cts .js .jsx .mjs .cjs), no fact extraction, one process
   bandit       `bandit -r` on the same tree when Bandit is installed (median of --bandit-runs)
 
 The synthetic repository is deterministic (same --files, same commit id), written by this script
 and committed into a git repository under --work (default .dids-work/bench); it is reused when it
-already exists. A real repository given with --repo is only read: its committed tree is exported
-with `git archive` for the baseline and Bandit, and dids reads its object store. Nothing from the
-scored tree is ever executed.
+already exists. --ts-files writes a synthetic TypeScript agent instead (scripts/synth_ts.py). A
+real repository given with --repo is only read: its committed tree is exported from the object
+store (blobs absent from a partial clone are left out) for the baseline and Bandit, and dids reads
+its object store. Nothing from the scored tree is ever executed.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from synth_ts import TS_GENERATOR_VERSION, synth_ts_files
 
 GENERATOR_VERSION = 2
 ROOT = Path(__file__).resolve().parents[1]
@@ -396,9 +400,13 @@ def git(cwd: Path, *args: str, **kw) -> subprocess.CompletedProcess:
                            *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True, **kw)
 
 
-def make_synthetic(n: int, work: Path, seed: int = 0) -> Path:
-    """Write and commit the synthetic repository under WORK (reused if already complete)."""
-    dest = work / f"synth-{n}-s{seed}-v{GENERATOR_VERSION}"
+def make_synthetic(n: int, work: Path, seed: int = 0, lang: str = "python") -> Path:
+    """Write and commit the synthetic repository under WORK (reused if already complete);
+    LANG "typescript" writes the TypeScript agent of synth_ts instead of the Python one."""
+    if lang == "typescript":
+        dest, files = work / f"synth-ts-{n}-s{seed}-v{TS_GENERATOR_VERSION}", synth_ts_files(n, seed)
+    else:
+        dest, files = work / f"synth-{n}-s{seed}-v{GENERATOR_VERSION}", synth_files(n, seed)
     marker = work / f"{dest.name}.complete"
     if marker.exists() and (dest / ".git").exists():
         return dest
@@ -406,7 +414,7 @@ def make_synthetic(n: int, work: Path, seed: int = 0) -> Path:
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     made = set()
-    for rel, text in synth_files(n, seed):
+    for rel, text in files:
         p = dest / rel
         if p.parent not in made:
             p.parent.mkdir(parents=True, exist_ok=True)
@@ -424,39 +432,99 @@ def head_commit(repo: Path) -> str:
 
 
 def export_tree(repo: Path, dest: Path) -> Path:
-    """The committed tree of REPO at HEAD as plain files (git archive; no checkout, no hooks)."""
+    """The regular files of REPO's tree at HEAD, written from its object store (no checkout, no
+    hooks, no filters). Blobs a partial or mirrored clone lacks are left out, as dids does."""
     dest.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.Popen(["git", "-C", str(repo), "archive", "--format=tar", "HEAD"],
-                               stdout=subprocess.PIPE, env=GIT_ENV)
-    subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, check=True)
-    archive.stdout.close()
-    if archive.wait() != 0:
-        raise SystemExit(f"git archive failed for {repo}")
+    listing = git(repo, "ls-tree", "-r", "-z", "HEAD").stdout.split(b"\0")
+    entries = []
+    for row in listing:
+        if not row:
+            continue
+        meta, _, path = row.partition(b"\t")
+        mode, kind, sha = meta.split()
+        rel = os.fsdecode(path)
+        if kind == b"blob" and mode in (b"100644", b"100755") and ".." not in rel.split("/") \
+                and not rel.startswith("/"):
+            entries.append((sha, rel))
+    cat = subprocess.Popen(["git", "-C", str(repo), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, env=GIT_ENV)
+    feeder = threading.Thread(target=_feed, args=(cat.stdin, [sha for sha, _ in entries]),
+                              daemon=True)
+    feeder.start()
+    made: set[Path] = set()
+    for _sha, rel in entries:
+        header = cat.stdout.readline().split()
+        if len(header) < 3 or header[1] == b"missing":
+            continue
+        data = cat.stdout.read(int(header[2]))
+        cat.stdout.read(1)  # the newline after each object
+        target = dest / rel
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        target.write_bytes(data)
+    feeder.join()
+    cat.stdout.close()
+    cat.wait()
     return dest
+
+
+def _feed(stdin, shas: list[bytes]) -> None:
+    for sha in shas:
+        stdin.write(sha + b"\n")
+    stdin.close()
 
 
 # --------------------------------------------------------------------------------------------
 # measurements
 
-def python_files(tree: Path) -> list[Path]:
+# file suffix -> grammar of the parse-once baseline
+BASELINE_GRAMMARS = {".py": "python", ".ts": "typescript", ".mts": "typescript",
+                     ".cts": "typescript", ".tsx": "tsx", ".js": "javascript", ".jsx": "javascript",
+                     ".mjs": "javascript", ".cjs": "javascript"}
+
+
+def source_files(tree: Path, suffixes=BASELINE_GRAMMARS) -> list[Path]:
     out = []
     for dirpath, dirnames, filenames in os.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
-        out.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(".py"))
+        out.extend(Path(dirpath) / f for f in sorted(filenames)
+                   if os.path.splitext(f)[1] in suffixes)
     return [p for p in out if p.is_file() and not p.is_symlink()]
 
 
-def parse_once(tree: Path) -> tuple[float, int, int]:
-    """Seconds to tree-sitter-parse every .py file once (read beforehand, not timed)."""
-    import tree_sitter as ts
-    import tree_sitter_python as tsp
+def python_files(tree: Path) -> list[Path]:
+    return source_files(tree, (".py",))
 
-    parser = ts.Parser(ts.Language(tsp.language()))
-    blobs = [p.read_bytes() for p in python_files(tree)]
+
+def _parsers() -> dict:
+    import tree_sitter as ts
+    import tree_sitter_javascript as tsjs
+    import tree_sitter_python as tsp
+    import tree_sitter_typescript as tsts
+
+    langs = {"python": tsp.language(), "typescript": tsts.language_typescript(),
+             "tsx": tsts.language_tsx(), "javascript": tsjs.language()}
+    return {name: ts.Parser(ts.Language(lang)) for name, lang in langs.items()}
+
+
+def parse_once(tree: Path, by_lang: dict | None = None) -> tuple[float, int, int]:
+    """Seconds to tree-sitter-parse every Python and TypeScript/JavaScript file once (read
+    beforehand, not timed), how many files and bytes. BY_LANG, when given, receives
+    {"python"|"ts": [files, bytes]}."""
+    parsers = _parsers()
+    work = []
+    for p in source_files(tree):
+        grammar = BASELINE_GRAMMARS[p.suffix]
+        work.append((parsers[grammar], p.read_bytes()))
+        if by_lang is not None:
+            row = by_lang.setdefault("python" if grammar == "python" else "ts", [0, 0])
+            row[0] += 1
+            row[1] += len(work[-1][1])
     t0 = time.perf_counter()
-    for data in blobs:
+    for parser, data in work:
         parser.parse(data)
-    return time.perf_counter() - t0, len(blobs), sum(map(len, blobs))
+    return time.perf_counter() - t0, len(work), sum(len(d) for _, d in work)
 
 
 class _TreeRss(threading.Thread):
@@ -553,8 +621,10 @@ def bench_tree(label: str, repo: Path, tree: Path, args, scratch: Path) -> dict:
         shutil.rmtree(cache, ignore_errors=True)
         print(f"  run {r + 1}/{args.runs}: " + ", ".join(
             f"{k} {v[-1]['wall']:.2f}s" for k, v in rows.items() if v), file=sys.stderr)
-    parse = [parse_once(tree) for _ in range(args.runs)]
-    py_count, py_bytes = parse[0][1], parse[0][2]
+    by_lang: dict[str, list[int]] = {}
+    parse = [parse_once(tree, by_lang if r == 0 else None) for r in range(args.runs)]
+    py_count, py_bytes = by_lang.get("python", [0, 0])
+    ts_count, ts_bytes = by_lang.get("ts", [0, 0])
     bandit = []
     bcmd = None if args.no_bandit else bandit_cmd()
     if bcmd:
@@ -571,7 +641,9 @@ def bench_tree(label: str, repo: Path, tree: Path, args, scratch: Path) -> dict:
     res = {
         "label": label, "commit": head_commit(repo), "runs": args.runs,
         "files_indexed": stats.get("files"), "python_parsed": stats.get("python_parsed"),
+        "ts_parsed": stats.get("ts_parsed"),
         "py_files_in_tree": py_count, "py_mb_in_tree": round(py_bytes / 1e6, 2),
+        "ts_files_in_tree": ts_count, "ts_mb_in_tree": round(ts_bytes / 1e6, 2),
         "cold_s": cold, "warm_s": median([m["wall"] for m in rows["warm"]]),
         "warm_nocache_s": median([m["wall"] for m in rows["warm_nocache"]]),
         "cold_cpu_s": median([m["cpu"] for m in rows["cold"]]),
@@ -584,6 +656,7 @@ def bench_tree(label: str, repo: Path, tree: Path, args, scratch: Path) -> dict:
     if cold:
         res["files_per_s"] = (stats.get("files") or 0) / cold
         res["py_files_per_s"] = (stats.get("python_parsed") or 0) / cold
+        res["ts_files_per_s"] = (stats.get("ts_parsed") or 0) / cold
         res["cold/parse"] = cold / res["parse_once_s"] if res["parse_once_s"] else None
         res["cold/bandit"] = cold / res["bandit_s"] if res["bandit_s"] else None
         res["warm/cold"] = res["warm_s"] / cold if res["warm_s"] is not None else None
@@ -600,8 +673,10 @@ def _fmt(v, unit="") -> str:
 
 def print_result(res: dict) -> None:
     print(f"\n== {res['label']} @ {res['commit'][:10]}  (medians of {res['runs']} runs)")
-    print(f"   tree: {res['py_files_in_tree']} .py files, {res['py_mb_in_tree']} MB; dids indexed "
-          f"{res['files_indexed']} files, parsed {res['python_parsed']} Python source files")
+    print(f"   tree: {res['py_files_in_tree']} .py files, {res['py_mb_in_tree']} MB; "
+          f"{res['ts_files_in_tree']} TypeScript/JavaScript files, {res['ts_mb_in_tree']} MB")
+    print(f"   dids indexed {res['files_indexed']} files, parsed {res['python_parsed']} Python and "
+          f"{_fmt(res['ts_parsed'])} TypeScript/JavaScript source files")
     print(f"   cold          {_fmt(res['cold_s'], ' s')}   (cpu {_fmt(res['cold_cpu_s'], ' s')}, "
           f"runs {res['all_cold_s']})")
     print(f"   warm          {_fmt(res['warm_s'], ' s')}")
@@ -609,8 +684,10 @@ def print_result(res: dict) -> None:
     print(f"   peak memory   {_fmt(res['cold_maxrss_mb'], ' MB')} largest process, "
           f"{_fmt(res['cold_tree_rss_mb'], ' MB')} process tree (sampled)")
     print(f"   throughput    {_fmt(res.get('files_per_s'), ' files/s')}, "
-          f"{_fmt(res.get('py_files_per_s'), ' Python files/s')}")
-    print(f"   parse-once    {_fmt(res['parse_once_s'], ' s')}  (tree-sitter, every .py, 1 process)")
+          f"{_fmt(res.get('py_files_per_s'), ' Python files/s')}, "
+          f"{_fmt(res.get('ts_files_per_s'), ' TS/JS files/s')}")
+    print(f"   parse-once    {_fmt(res['parse_once_s'], ' s')}  (tree-sitter, every .py and TS/JS "
+          "file, 1 process)")
     print(f"   bandit        {_fmt(res['bandit_s'], ' s')}" + (
         f"  (median of {res['bandit_runs']})" if res["bandit_runs"] else "  (not run)"))
     for key, limit in TARGETS.items():
@@ -625,6 +702,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", default="2000",
                     help="synthetic repository size; a comma list compares sizes (2000,20000)")
+    ap.add_argument("--ts-files", default="",
+                    help="benchmark a synthetic TypeScript agent of this size instead (3000)")
     ap.add_argument("--repo", type=Path, help="benchmark this git repository instead")
     ap.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
     ap.add_argument("--bandit-runs", type=int, default=1, help="Bandit runs (slow; default 1)")
@@ -651,12 +730,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"benchmarking {repo}", file=sys.stderr)
             results.append(bench_tree(str(repo), repo, tree, args, scratch))
         else:
-            for n in [int(x) for x in str(args.files).split(",") if x.strip()]:
+            lang = "typescript" if args.ts_files else "python"
+            sizes = args.ts_files or str(args.files)
+            for n in [int(x) for x in sizes.split(",") if x.strip()]:
                 t0 = time.perf_counter()
-                repo = make_synthetic(n, args.work, args.seed)
+                repo = make_synthetic(n, args.work, args.seed, lang)
+                label = f"synthetic {'TypeScript ' if args.ts_files else ''}{n} files"
                 print(f"synthetic repository {repo} ({n} files, ready in "
                       f"{time.perf_counter() - t0:.1f}s)", file=sys.stderr)
-                results.append(bench_tree(f"synthetic {n} files", repo, repo, args, scratch))
+                results.append(bench_tree(label, repo, repo, args, scratch))
     for res in results:
         print_result(res)
     if len(results) > 1:

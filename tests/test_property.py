@@ -70,7 +70,7 @@ def test_extract_deep_nesting(depth, opener):
 def test_inventory_classification(path, size):
     lang = language(path)
     assert lang in set(LANGS.values()) | {"docker", "make", "env", "other"}
-    assert role(path, lang) in ("source", "test", "docs", "example", "config")
+    assert role(path, lang) in ("source", "test", "docs", "example", "config", "generated")
     reason = skip_reason(path, size, Limits())
     assert reason is None or isinstance(reason, str)
     if size > Limits().max_file_bytes:

@@ -87,9 +87,11 @@ def apply_config(index, claims: Claims) -> int:
     for p in gone:
         del index.files[p]
         index.py.pop(p, None)
+        index.ts.pop(p, None)
         index.skipped.append((p, f"excluded by {cfg.path}"))
     index.skipped.sort()
     index.settings = [s for s in index.settings if not excluded(s.path, patterns)]
+    index.node_packages = [p for p in index.node_packages if not excluded(p.path, patterns)]
     if cfg.config.hints:
         line = cfg.key_line("hints") or cfg.key_line(f"[{cfg.prefix}hints]")
         settings = []
@@ -110,6 +112,7 @@ def apply_config(index, claims: Claims) -> int:
         index.settings = settings
     index.stats["files"] = len(index.files)
     index.stats["python_parsed"] = len(index.py)
+    index.stats["ts_parsed"] = len(index.ts)
     index.stats["skipped"] = len(index.skipped)
     return len(gone)
 

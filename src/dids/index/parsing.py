@@ -1,4 +1,5 @@
-"""Parse every Python source once, across all cores: worker processes and this one.
+"""Parse every Python, TypeScript and JavaScript source once, across all cores: worker
+processes and this one.
 
 Sources are cut into chunks of similar size, largest files first. Workers take chunks from the
 front; this process, once its own work (reading and packing the rest of the tree) is done,
@@ -16,6 +17,7 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from ..acquire import budget
+from . import tsfacts
 from .pyfacts import PyFacts, extract
 
 _PARALLEL_MIN_BYTES = 1 << 20  # below this much source, starting workers costs more than it saves
@@ -31,10 +33,16 @@ def parse_many(items: list[Item]) -> list[PyFacts]:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return [extract(*item) for item in items]
+        return [_extract(*item) for item in items]
     finally:
         if enabled:
             gc.enable()
+
+
+def _extract(path: str, data: bytes) -> PyFacts:
+    if tsfacts.is_ts_path(path):
+        return tsfacts.extract_ts(path, data)
+    return extract(path, data)
 
 
 def chunked(items: list[Item], parts: int) -> list[list[Item]]:
@@ -62,6 +70,10 @@ class Parsing:
 
     def __init__(self, items: list[Item], cpus: int | None = None):
         self.items = items
+        # compile the TypeScript/JavaScript queries here, before the workers fork, so each one
+        # inherits them instead of compiling its own
+        for name in {tsfacts.grammar_for(path) for path, _ in items} - {None}:
+            tsfacts.grammar(name)
         cpus = cpus or os.cpu_count() or 1
         total = sum(len(d) for _, d in items)
         self.workers = cpus - 1 if total >= _PARALLEL_MIN_BYTES and len(items) >= 2 * cpus else 0

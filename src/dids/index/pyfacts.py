@@ -114,6 +114,7 @@ class ClassDef:
     end_line: int
     bases: tuple[str, ...]
     decorators: tuple[str, ...]
+    implements: tuple[str, ...] = ()  # TypeScript `implements` clauses, resolved like bases
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,18 @@ class ImportSite:
     func: str | None  # the function the import statement runs in (None: module scope)
 
 
+@dataclass(frozen=True)
+class ConfigDefault:
+    """A configuration key that code gives a default (TypeScript/JavaScript: process.env
+    fallbacks, zod `.default()`, DEFAULT_* object literals), taken while the tree is at hand."""
+
+    key: str
+    value: str | None  # source text of the default; None: read with no default
+    line: int  # the line that gives the default
+    form: str  # env | zod | object
+    var: str | None = None  # for object defaults: the dotted path from the const (DEFAULTS.a.b)
+
+
 @dataclass
 class PyFacts:
     path: str
@@ -167,6 +180,8 @@ class PyFacts:
     lines: int = 0
     skipped: str = ""  # why no facts could be taken (the file is then not credited)
     partial: str = ""  # what part of the file was left out of the facts, if any
+    lang: str = "python"  # python | typescript | javascript (tsfacts makes the last two)
+    defaults: tuple[ConfigDefault, ...] = ()  # code defaults (TypeScript/JavaScript only)
 
     def is_code_line(self, line: int) -> bool:
         return line not in self.prose_lines
@@ -304,7 +319,7 @@ _CHUNK = 1 << 20
 _BLANK = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
 
 
-def _parse(src: bytes, seconds: float) -> ts.Tree | None:
+def _parse(src: bytes, seconds: float, lang: ts.Language = _LANG) -> ts.Tree | None:
     """Parse SRC, or None when it takes longer than SECONDS."""
     end = time.monotonic() + seconds
 
@@ -315,7 +330,7 @@ def _parse(src: bytes, seconds: float) -> ts.Tree | None:
         return time.monotonic() > end
 
     try:
-        return ts.Parser(_LANG).parse(read, encoding="utf8", progress_callback=progress)
+        return ts.Parser(lang).parse(read, encoding="utf8", progress_callback=progress)
     except ValueError:  # "Parsing failed": cancelled by progress()
         return None
 
@@ -336,16 +351,17 @@ def _large_errors(root: ts.Node) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-def _bounded_parse(src: bytes) -> tuple[ts.Tree | None, bytes, str]:
+def _bounded_parse(src: bytes, lang: ts.Language = _LANG, label: str = "Python"
+                   ) -> tuple[ts.Tree | None, bytes, str]:
     """(tree, the source it was parsed from, what was left out). Large syntax-error regions are
     blanked (newlines kept, so lines and offsets stay) and the file parsed again."""
     seconds = PARSE_SECONDS
     left = budget.remaining()
     if left is not None:
         seconds = max(0.05, min(seconds, left))
-    tree = _parse(src, seconds)
+    tree = _parse(src, seconds, lang)
     if tree is None:
-        return None, src, f"Python parse took longer than {PARSE_SECONDS:g}s"
+        return None, src, f"{label} parse took longer than {PARSE_SECONDS:g}s"
     if not tree.root_node.has_error:
         return tree, src, ""
     regions = _large_errors(tree.root_node)
@@ -355,7 +371,7 @@ def _bounded_parse(src: bytes) -> tuple[ts.Tree | None, bytes, str]:
     for start, end in regions:
         blanked[start:end] = src[start:end].translate(_BLANK)
     src2 = bytes(blanked)
-    tree2 = _parse(src2, seconds)
+    tree2 = _parse(src2, seconds, lang)
     if tree2 is None or _large_errors(tree2.root_node):
         return None, src, "syntax errors too large to analyse"
     return tree2, src2, f"syntax-error regions over {_ERROR_SPAN_MAX} bytes not analysed"

@@ -1,4 +1,5 @@
-"""Build the index of one snapshot: inventory, packed search corpus, Python facts, settings, search."""
+"""Build the index of one snapshot: inventory, packed search corpus, Python and TypeScript/JavaScript
+facts, Node package manifests, settings, search."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from pathlib import Path
 
 from ..acquire.source import Snapshot, cache_root
 from .configs import Setting, compose_settings, env_file_settings, helm_settings
-from .inventory import (FileRecord, Limits, language, role, skip_reason, unreadable_reason,
-                        vendored_dir)
+from .inventory import (FileRecord, Limits, generated_content_reason, generated_reason, language,
+                        role, skip_reason, unreadable_reason, vendored_dir)
 from .corpus import Corpus, build as build_corpus, load as load_corpus
+from .node_manifest import NodePackage, node_packages
 from .parsing import Parsing
 from .pyfacts import Call, PyFacts, short_name
 from .search import Hit
@@ -31,10 +33,15 @@ class RepoIndex:
     py: dict[str, PyFacts]
     settings: list[Setting] = field(default_factory=list)
     stats: dict[str, float] = field(default_factory=dict)
+    # TypeScript/JavaScript facts (lang "typescript"/"javascript"), apart from `py` so that
+    # Python probes never see JavaScript calls
+    ts: dict[str, PyFacts] = field(default_factory=dict)
+    node_packages: list[NodePackage] = field(default_factory=list)  # package.json manifests
     _search_cache: dict[tuple, list[Hit]] = field(default_factory=dict)
     _texts: dict[str, str] = field(default_factory=dict)
     _lines: dict[str, list[str]] = field(default_factory=dict)  # text(path).splitlines(), cached
     _py_keys: list[str] | None = None  # sorted(py), cached by source_py()
+    _ts_keys: list[str] | None = None  # sorted(ts), cached by source_ts()
     _refs: Counter | None = None
     _defs: Counter | None = None
     _imported: set[str] | None = None
@@ -98,11 +105,11 @@ class RepoIndex:
             rec = self.files.get(h.path)
             if rec is None or rec.role not in ("source", "config"):
                 continue
-            facts = self.py.get(h.path)
+            facts = self.py.get(h.path) or self.ts.get(h.path)
             if facts is not None and not facts.is_code_line(h.line):
                 continue
-            if rec.lang == "python" and facts is None:
-                continue
+            if rec.lang in _PARSED_LANGS and facts is None:
+                continue  # a source the parse left out (over its time limit) is not credited
             out.append(h)
         return out
 
@@ -209,6 +216,17 @@ class RepoIndex:
         found.sort(key=_first)
         return [(facts, c) for _, facts, c in found]
 
+    def source_ts(self) -> list[PyFacts]:
+        """TypeScript/JavaScript facts in path order (like source_py)."""
+        keys = self._ts_keys
+        if keys is None or len(keys) != len(self.ts):
+            keys = self._ts_keys = sorted(self.ts)
+        try:
+            return [self.ts[p] for p in keys]
+        except KeyError:
+            self._ts_keys = sorted(self.ts)
+            return [self.ts[p] for p in self._ts_keys]
+
     def source_py(self) -> list[PyFacts]:
         # probes call this dozens of times: keep the sorted paths while py holds the same ones
         # (same size and every kept path present means the very same set)
@@ -228,6 +246,9 @@ _README = re.compile(r"^readme(\.(md|markdown|rst|txt))?$", re.I)
 def is_readme(path: str) -> bool:
     """The repository's root README (never a README deeper in the tree)."""
     return "/" not in path and bool(_README.match(path))
+
+
+_PARSED_LANGS = ("python", "typescript", "javascript")
 
 
 def _first(t: tuple) -> int:
@@ -346,6 +367,8 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
             continue
         lang = language(e.path)
         files[e.path] = FileRecord(e.path, e.sha, e.size, lang, role(e.path, lang))
+        if files[e.path].role == "generated":  # listed, never read nor assessed
+            skipped.append((e.path, generated_reason(e.path, lang) or "generated"))
         total += e.size
         wanted.append(e)
 
@@ -356,11 +379,14 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     # their blobs (often most of a repository's bytes: images, fixtures) are never read.
     # The root README is read too: its leading install/run block is the path a reviewer scores.
     wanted = [e for e in wanted if files[e.path].role in ("source", "config") or is_readme(e.path)]
-    # Python sources first: workers parse them while this process reads and packs the rest
-    first = [e for e in wanted if files[e.path].lang == "python" and files[e.path].role == "source"]
+    # Python, TypeScript and JavaScript sources first: workers parse them while this process
+    # reads and packs the rest
+    first = [e for e in wanted if files[e.path].lang in _PARSED_LANGS and
+             files[e.path].role == "source"]
     blobs = snapshot.read_blobs([e.sha for e in first])
     to_parse = [(e.path, blobs.get(e.sha, b"")) for e in first
-                if _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)]
+                if _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)
+                and not _generated(e.path, blobs.get(e.sha, b""), files, skipped)]
     parsing = Parsing(to_parse)
     with parsing:
         first_paths = {e.path for e in first}
@@ -375,26 +401,48 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         corpus = load_corpus(root)
         if corpus is None:
             corpus = build_corpus(root, [(e.path, files[e.path].lang == "python", blobs.get(e.sha, b""))
-                                         for e in wanted if e.path in files])
+                                         for e in wanted if e.path in files
+                                         and files[e.path].role != "generated"])
         file_settings = _file_settings(files, blobs, wanted)
+        packages = node_packages(files, blobs, wanted)
         t1 = time.perf_counter()
-        py = parsing.facts()
+        parsed = parsing.facts()
     t2 = time.perf_counter()
-    for path, facts in list(py.items()):
+    py: dict[str, PyFacts] = {}
+    ts: dict[str, PyFacts] = {}
+    for path, facts in parsed.items():
         if facts.skipped:  # e.g. a parse over its time limit: no facts, not credited
-            del py[path]
             skipped.append((path, facts.skipped))
-        elif facts.partial:  # facts kept, some of the file left out
+            continue
+        if facts.partial:  # facts kept, some of the file left out
             skipped.append((path, facts.partial))
+        (py if facts.lang == "python" else ts)[path] = facts
 
     index = RepoIndex(snapshot=snapshot, corpus=corpus, files=files, skipped=sorted(skipped),
-                      links=links, py=py)
-    from .settings import code_settings  # local: settings reads PyFacts
+                      links=links, py=py, ts=ts, node_packages=packages)
+    from .node_settings import node_settings  # local: settings read the facts
+    from .settings import code_settings
 
-    index.settings = file_settings + code_settings(index)
-    index.stats = {"files": len(files), "python_parsed": len(py), "skipped": len(skipped),
-                   "read_s": round(t1 - t0, 3), "parse_s": round(t2 - t1, 3)}
+    index.settings = file_settings + code_settings(index) + node_settings(index, blobs, wanted)
+    index.stats = {"files": len(files), "python_parsed": len(py), "ts_parsed": len(ts),
+                   "skipped": len(skipped), "read_s": round(t1 - t0, 3),
+                   "parse_s": round(t2 - t1, 3)}
     return index
+
+
+def _generated(path: str, data: bytes, files: dict[str, FileRecord],
+               skipped: list[tuple[str, str]]) -> bool:
+    """Whether a TypeScript/JavaScript source is generated or minified by its content; if so it
+    stays listed with role "generated" (never parsed, searched or credited) and SKIPPED says why."""
+    rec = files[path]
+    if rec.lang not in ("typescript", "javascript"):
+        return False
+    why = generated_content_reason(data)
+    if why is None:
+        return False
+    files[path] = FileRecord(rec.path, rec.sha, rec.size, rec.lang, "generated")
+    skipped.append((path, why))
+    return True
 
 
 def _file_settings(files: dict[str, FileRecord], blobs: dict[str, bytes], wanted) -> list[Setting]:

@@ -88,7 +88,7 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
 
 def defaults_for(settings: list[Setting], key: str) -> list[Setting]:
     """All places that give KEY a default, compose first (it is what a new user runs)."""
-    order = {"compose": 0, "env-example": 1, "helm": 2, "code": 3, "param": 4}
+    order = {"compose": 0, "env-example": 1, "helm": 2, "manifest": 3, "code": 3, "param": 4}
     hits = [s for s in settings if s.key == key or s.var == key]
     return sorted(hits, key=lambda s: (order.get(s.source, 9), _variant_rank(s.path), s.path, s.line))
 
