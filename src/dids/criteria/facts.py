@@ -135,3 +135,34 @@ def shared(ctx) -> Shared:
         got = Shared(ctx)
         ctx._shared = got
     return got
+
+
+def gate_state(ctx) -> dict:
+    """The human decisions on the model's path (C2 and C5 share them): default gates, whether
+    one sits at the chokepoint every tool passes, and opt-in ones."""
+    sh = shared(ctx)
+    got = getattr(sh, "_gates", None)
+    if got is not None:
+        return got
+    gates = [g for g in ctx.findings["approval.gate"] if str(g.data.get("reach", "default")) != "off-path"]
+    on = [g for g in gates if str(g.data.get("reach", "default")) == "default"] if sh.has_session \
+        else [g for g in gates if str(g.data.get("reach", "default")) in ("default", "library")]
+    opt = [g for g in gates if str(g.data.get("reach", "")).startswith("opt-in")]
+    triggers = [g for g in gates if g.data.get("in_tool") and g.data.get("how") == "state"
+                and not str(g.data.get("reach", "")).startswith("opt-in")]
+    chokepoint = [g for g in on if not g.data.get("in_tool")] if not triggers else []
+    got = {"all": gates, "on": on, "opt": opt, "triggers": triggers, "chokepoint": chokepoint}
+    sh._gates = got
+    return got
+
+
+def read_only_surface(ctx) -> bool:
+    """Whether the default session's tools only read (no exec, file writes or shells; a ticket
+    or two may be opened) and the model writes no code that runs."""
+    from .c3_scoping import caps, default_tools
+
+    tools = default_tools(ctx)
+    code = [p for p in shared(ctx).model_exec() if p.cls in ("restricted", "inprocess", "kernel")]
+    writes = [t for t in tools if caps(t) & {"exec", "fs_write", "external_comm", "shell"}]
+    return bool(tools) and not code and not any(caps(t) & {"exec", "fs_write", "shell"} for t in tools) \
+        and len(writes) <= 2 and len(tools) > 2 * len(writes)

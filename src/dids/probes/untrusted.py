@@ -7,6 +7,17 @@ import re
 from ..index.repo import RepoIndex
 from .base import finding, line_findings, probe
 
+_WRAP = r"""f["'].*<([A-Za-z][\w-]*)[^<>]*>.*\{[^}]+\}.*</\1>"""
+_WRAP_LOOSE = r"""f["'].*<[A-Za-z][\w-]*[^<>]*>.*\{[^}]+\}.*</[A-Za-z]"""
+# tags that mark content as data (an HTML table cell or <details> is layout, not a boundary)
+_DATA_TAG = re.compile(r"file|document|content|data|input|output|result|observation|context|"
+                       r"untrusted|external|tool|attach|email|message|page|web|search|log|ticket|"
+                       r"alert|source|snippet|quote", re.I)
+_RULES = [r"(never|do not|don't|must not)\s+(obey|follow|execute|act on)\s+(any\s+)?(instructions?|commands?)"
+          r"\s+(embedded|found|contained|included|inside|within|in)",
+          r"\b(xpia|prompt[ -]injection|cross[- ]prompt)\b",
+          r"\b(treat|consider)\b.{0,40}\b(as (untrusted )?data|untrusted)\b"]
+_TEMPLATES = ("*.j2", "*.jinja", "*.jinja2", "*.prompt", "*.tmpl", "*.py")
 _SANDBOX_CTX = re.compile(r"seccomp|sandbox|jail|runtime is untrusted|untrusted code", re.I)
 
 
@@ -16,13 +27,30 @@ def spotlight(index: RepoIndex):
     pat = [r"""["'][^"']*(<<<|\[\[?|-{3,}|={3,})\s*(BEGIN[ _-]+)?(UNTRUSTED|EXTERNAL[ _-]CONTENT|TOOL[ _-]OUTPUT)""",
            r"""["'][^"']*</?(untrusted|external|tool_output|tool_result|document)[_-]?\w*>""",
            r"""["'][^"']*(treat|consider)\b[^"']*\b(as (untrusted )?data|untrusted)[^"']*["']"""]
+    seen: set[tuple[str, int]] = set()  # one finding per line, the first pattern's
     for h in index.live_hits(pat, globs=("*.py",), ignore_case=True):
         if _SANDBOX_CTX.search(h.text):
             continue
+        seen.add((h.path, h.line))
         kind = "prompt" if h.pattern == 2 else "delimiter"
         yield finding("untrusted.spotlight", "Untrusted content is "
                       + ("described to the model as data by a prompt line." if kind == "prompt"
                          else "wrapped in explicit delimiters.") , h.path, h.line, how=kind)
+    # content wrapped between a matching open/close tag around an interpolated value
+    for h in index.live_hits([_WRAP_LOOSE], globs=("*.py",)):
+        m = re.search(_WRAP, h.text)  # ripgrep has no back-references: the tag pair here
+        if m and _DATA_TAG.search(m.group(1)) and not _SANDBOX_CTX.search(h.text) and \
+                (h.path, h.line) not in seen:
+            seen.add((h.path, h.line))
+            yield finding("untrusted.spotlight", f"Content is wrapped in <{m.group(1)}> tags "
+                          "before the model sees it.", h.path, h.line, how="delimiter")
+    # prompt rules in the templates and prompt files live code loads (Jinja, YAML, text)
+    for h in index.live_hits(_RULES, globs=_TEMPLATES, ignore_case=True):
+        if (h.path, h.line) in seen:
+            continue
+        seen.add((h.path, h.line))
+        yield finding("untrusted.spotlight", "A prompt rule tells the model not to follow "
+                      "instructions found in the content it reads.", h.path, h.line, how="prompt")
 
 
 @probe("untrusted.taint", ("C5",), "Require approval for dangerous tools after untrusted content is read.")
