@@ -102,7 +102,8 @@ def test_c5_worst_case_cap_and_taint_gate(score):
 
 def test_c6_repo_config_cap_and_model_written_memory(score):
     config_only = score(shapes.C6_REPOCONFIG_ONLY)["C6"]
-    assert (lv(config_only), config_only.cap) == ((2, 2, 2, 2), "C6-REPOCONFIG")
+    # a workspace file loaded as configuration lowers every level to 1, not only the cap
+    assert (lv(config_only), config_only.cap) == ((1, 1, 1, 1), "C6-REPOCONFIG")
     weak, strong = score(shapes.C6_WEAK)["C6"], score(shapes.C6_STRONG)["C6"]
     # @tool memory_remember + a system prompt built from memory + ".mcp.json" from the workspace
     assert (lv(weak), weak.cap) == ((0, 0, 1, 1), "C6-REPOCONFIG")

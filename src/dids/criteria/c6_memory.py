@@ -11,7 +11,8 @@ from .base import ConfigBuilder, Context, assessor
 def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
     writes, extract, inject = f["memory.model_write"], f["memory.extraction"], f["memory.inject"]
-    repo_cfg, scoped, rls = f["memory.repo_config"], f["memory.config_scope"], f["memory.rls"]
+    repo_cfg = _on_path(f["memory.repo_config"])
+    scoped, rls = f["memory.config_scope"], f["memory.rls"]
     tenant = f["identity.tenant"]
     none = finding("memory.model_write", "live source for model-callable memory tools, automatic "
                    "memory extraction and workspace-loaded agent configuration → 0 hits.",
@@ -54,8 +55,7 @@ def assess(ctx: Context) -> CriterionAssessment:
         bl, btext = 2, "Poisoned content stays within its session or tenant; nothing is injected everywhere."
         b_ev = s_ev
     b.set("B", bl, btext, b_ev)
-    if repo_cfg:
-        b.caps.append("C6-REPOCONFIG")
+    _config_integrity(ctx, b, repo_cfg)
     summary = (f"dids found {len(writes)} model-callable memory tools, {len(extract)} automatic "
                f"extraction calls, {len(inject)} prompt builders that read memory, "
                f"{len(repo_cfg)} places that load agent configuration from project files and "
@@ -64,3 +64,60 @@ def assess(ctx: Context) -> CriterionAssessment:
                   "C6-REPOCONFIG cap applies." for x in repo_cfg[:2] if x.location)
     return CriterionAssessment(criterion="C6", assessed=True, summary=summary,
                                configurations=(b.build(),), notes=notes)
+
+
+def _on_path(items):
+    return [x for x in items if str(x.data.get("reach", "default")).split(":")[0]
+            in ("default", "library")]
+
+
+def _lower(b: ConfigBuilder, dim: str, level: int, text: str, evidence) -> None:
+    """Cap DIM at LEVEL with TEXT when the configuration loading warrants it (never raise)."""
+    if b.dims[dim].level > level:
+        b.set(dim, level, text, evidence)
+
+
+def _config_integrity(ctx: Context, b: ConfigBuilder, repo_cfg) -> None:
+    """Configuration the agent loads at start-up, by who can change it.
+
+    - files of the project or workspace the agent works on (instructions, setup scripts, MCP
+      servers) → C6-REPOCONFIG, every level at most 1;
+    - a `.env` loaded from the working folder whose keys pick commands or MCP servers →
+      C6-REPOCONFIG, C/D/B at most 1 (credentials or endpoints alone do not cap);
+    - the agent's own folder in the operator's home whose entries define tools, commands or code
+      → B at most 1 (it persists into later sessions); and D at most 1 when the model's own tools
+      can rewrite it without a human (no gate in front of its shell or file writes)."""
+    from .facts import gate_state, shared
+
+    f = ctx.findings
+    dotenv = [x for x in f["sem.credential"] if x.data.get("source") == "dotenv"
+              and str(x.data.get("reach", "default")) in ("default", "library")]
+    env_cmds = _on_path(f["memory.dotenv_commands"])
+    user = [x for x in _on_path(f["memory.user_config"]) if x.data.get("defines")]
+    if repo_cfg:
+        ev = repo_cfg[:3]
+        _lower(b, "S", 1, "Files of the repository the agent works on are loaded as trusted "
+               "instructions, tools or scripts, with no provenance marking or review.", ev)
+        _lower(b, "C", 1, "Only the operator's own stores are controlled; repository-provided "
+               "configuration is not.", ev)
+        _lower(b, "D", 1, "Loading repository configuration is always on.", ev)
+        _lower(b, "B", 1, "A poisoned repository persists through git into every later "
+               "session that opens it.", ev)
+        b.caps.append("C6-REPOCONFIG")
+    elif dotenv and env_cmds:
+        ev = dotenv[:1] + env_cmds[:2]
+        _lower(b, "C", 1, "The main configuration channel, the environment, is filled from a "
+               ".env found at start-up.", ev)
+        _lower(b, "D", 1, "The .env is loaded unconditionally at start-up; only variables "
+               "already exported take precedence.", ev)
+        _lower(b, "B", 1, "A planted .env can pick the binaries and MCP servers the agent starts "
+               "in later runs.", ev)
+        b.caps.append("C6-REPOCONFIG")
+    if user:
+        _lower(b, "B", 1, "The agent's configuration folder persists into every later session, "
+               "and what it holds can define tools, commands or code that then run.", user[:2])
+        gates = gate_state(ctx)
+        sh = shared(ctx)
+        if not gates["chokepoint"] and sh.model_exec():
+            _lower(b, "D", 1, "The configuration is a plain user file that the agent's own "
+                   "ungated tools can rewrite.", user[:1] + [p.finding for p in sh.model_exec()[:1]])

@@ -14,7 +14,12 @@ _MEMORY_TOOL = Names(r"^(remember|save_memory|add_memory|store_memory|write_memo
                      r"core_memory_\w+|archival_memory_insert)$", re.I)
 _REPO_CONFIG = [r"""["'](\.mcp\.json|mcp\.json|\.claude/settings(\.local)?\.json|\.cursor/mcp\.json|"""
                 r"""\.vscode/mcp\.json|hooks\.json|AGENTS\.md|CLAUDE\.md|\.cursorrules|\.?\w+rc\.(ya?ml|json|toml))["']""",
-                r"""setting_sources\s*=\s*\[[^\]]*["'](project|local)["']"""]
+                r"""setting_sources\s*=\s*\[[^\]]*["'](project|local)["']""",
+                # a project-relative dot-folder of agent behaviour: setup scripts, microagents, rules
+                r"""["']\.[\w-]+/(setup\.sh|pre-commit\.sh|microagents|skills|rules|hooks|commands|"""
+                r"""agents|prompts|instructions|mcp\.json|settings\.json)\b""",
+                r"""["']\.[\w-]+_instructions["']"""]
+_HOME = re.compile(r"home\(\)|expanduser|~/|user_config_dir|user_data_dir|appdirs|platformdirs")
 
 
 @probe("memory.model_write", ("C6",), "Gate model-initiated memory writes and tag their source.")
@@ -65,8 +70,55 @@ def inject(index: RepoIndex):
 @probe("memory.repo_config", ("C6",), "Never load agent configuration from the workspace unprompted.")
 def repo_config(index: RepoIndex):
     """Agent configuration files read from the workspace or project (MCP servers, hooks, rules)."""
-    yield from line_findings(index, "memory.repo_config", _REPO_CONFIG,
-                             "Agent configuration is read from a project file here.")
+    for h in index.live_hits(_REPO_CONFIG, globs=("*.py",)):
+        if _HOME.search(h.text):
+            continue  # the operator's own folder, not the project's
+        yield finding("memory.repo_config", "Agent configuration is read from a project file "
+                      "here.", h.path, h.line)
+
+
+_USER_DIR = [r"""expanduser\(\s*f?["']~/?\.[\w-]+""", r"""home\(\)\s*/\s*["']\.[\w-]+["']""",
+             r"""\b(platformdirs|appdirs)\.user_(config|data)_dir\(""", r"""\buser_(config|data)_dir\(\s*["']"""]
+_FOREIGN_DIR = re.compile(r"""["']~?/?\.(ssh|aws|kube|docker|gnupg|git\w*|npm|cache|local|azure|"""
+                          r"""gcloud|config/gcloud|netrc|pypirc)\b|["'](Desktop|Downloads|Documents)["']""")
+_DEFINES = re.compile(r"toolset|tools?\b|mcp|profile|start_script|command|plugin|hook|skill", re.I)
+
+
+@probe("memory.user_config", ("C6",), "Protect the agent's own configuration from its tools.")
+def user_config(index: RepoIndex):
+    """The agent's configuration and state folder in the operator's home (loaded at start-up),
+    and whether what is loaded from it can define tools, commands or code."""
+    for h in index.live_hits(_USER_DIR, globs=("*.py",)):
+        if _FOREIGN_DIR.search(h.text):
+            continue  # another tool's folder (ssh keys, cloud CLIs), not the agent's own
+        facts = index.py.get(h.path)
+        text = index.text(h.path)
+        names = {a.target for a in (facts.assigns if facts else ()) if a.line <= h.line <= a.end_line}
+        users = [f for f in index.source_py() if f is facts or any(f.idents.get(n) for n in names)]
+        defines = any(_DEFINES.search(" ".join(f.idents)) for f in users)
+        yield finding("memory.user_config", "The agent reads its configuration from a folder in "
+                      "the operator's home" + (", where entries can define tools, commands or "
+                      "code." if defines else "."), h.path, h.line, defines=defines,
+                      size=len(text))
+
+
+_ENV_COMMAND = re.compile(r"(_BIN|_CMD|_COMMAND|_EXECUTABLE|_EXE)$|MCP\w*_(COMMAND|ARGS|CMD|URL)$|"
+                          r"^MCP_|_MCP_", re.I)
+
+
+@probe("memory.dotenv_commands", ("C6", "C7"), "Do not let a .env in the working folder pick commands.")
+def dotenv_commands(index: RepoIndex):
+    """Settings read from the environment that name a command, binary or MCP server: with a
+    .env loaded from the working folder at start-up, a file in the project can set them."""
+    seen = set()
+    for s in index.settings:
+        if s.source != "code" or s.key in seen or not _ENV_COMMAND.search(s.key):
+            continue
+        if not re.search(r"environ|getenv|env\.get|load_\w*\(", index.line(s.path, s.line)):
+            continue  # a constant in code, not something the environment sets
+        seen.add(s.key)
+        yield finding("memory.dotenv_commands", f"{s.key} is read from the environment and "
+                      "names a command or server to start.", s.path, s.line, key=s.key)
 
 
 @probe("memory.config_scope", ("C6",), "Load agent settings only from the operator's scope.")
