@@ -84,6 +84,31 @@ class Defaults:
                         v = m.group(1).strip()
                     if _literal(v) is not _UNKNOWN:
                         self._all_fields.setdefault(a.target.lower(), set()).add(v)
+        # command-line flags: `args.x` after argparse is the option's default (False for a
+        # store_true flag, None when no default is given)
+        self._cli: dict[str, object] = {}
+        self._argparse = False
+        for facts in py.values():
+            if "argparse" not in {o.split(".")[0] for o in facts.imports.values()}:
+                continue
+            self._argparse = True
+            for c in facts.calls:
+                if c.short != "add_argument" or not c.args:
+                    continue
+                flag = next((a.strip("'\"") for a in c.args if a.strip("'\"").startswith("--")), None)
+                if not flag:
+                    continue
+                name = (c.kw("dest") or flag[2:]).strip("'\"").replace("-", "_")
+                action = (c.kw("action") or "").strip("'\"")
+                default = c.kw("default")
+                if default is not None:
+                    self._cli[name] = _literal(default)
+                elif action == "store_true":
+                    self._cli[name] = False
+                elif action == "store_false":
+                    self._cli[name] = True
+                else:
+                    self._cli[name] = None
         self._settings: dict[str, set[str]] = {}
         for s in settings:
             for k in {s.key, s.var or s.key}:
@@ -107,6 +132,8 @@ class Defaults:
         if last.lower() in self.overrides and _SETTING_NAME.search(last):
             return _literal(self.overrides[last.lower()])
         d = _func(facts, func)
+        if len(parts) == 2 and parts[0] in ("args", "cli_args", "parsed_args", "opts") and self._argparse:
+            return self._cli.get(last, None)  # an option with no default is None
         if len(parts) == 1:
             if d is not None and (facts.path, d.qualname) in self.roots:
                 p = next((p for p in d.params if p.name == name), None)
@@ -176,6 +203,9 @@ class Defaults:
         negate = cond.startswith("not ")
         body = cond[4:].strip() if negate else cond
         m = _CMP.match(body)
+        if m and not negate and m.group("rhs").strip() == "sys.argv" and \
+                m.group("op") in ("in", "not in") and _literal(m.group("lhs")) is not _UNKNOWN:
+            return m.group("op") == "not in"  # a command-line flag is not given by default
         if m and not negate:
             lhs = self.value(facts, func, _bare(m.group("lhs")))
             if lhs is _UNKNOWN:

@@ -149,7 +149,8 @@ class Reach:
                 return None
             key = (src, line)
             if key not in self._guards:
-                self._guards[key] = self._main_guard(node.path, line)
+                self._guards[key] = self._main_guard(node.path, line) or \
+                    self.defaults.guard_at(node.path, None, line)
             return self._guards[key]
         if node.kind != "function":
             return None

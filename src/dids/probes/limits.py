@@ -106,6 +106,12 @@ def cancel(index: RepoIndex):
         elif c.func and re.search(r"cancel|stop|abort|interrupt", c.func, re.I):
             yield finding("limits.cancel", f"{c.raw}() stops in-flight work in {c.func}.",
                           facts.path, c.line, how="cancel")
+    for facts in index.source_py():  # Ctrl-C handled: the person can stop a run
+        for b in facts.blocks:
+            if b.kind == "except" and "KeyboardInterrupt" in b.head and b.func:
+                yield finding("limits.cancel", f"Ctrl-C (KeyboardInterrupt) stops the run in "
+                              f"{b.func}.", facts.path, b.line, how="interrupt")
+                break
 
 
 @probe("limits.model_settable", ("C10",), "Do not let the model choose its own budget.")
@@ -125,3 +131,103 @@ def model_settable(index: RepoIndex):
                 if _CAP_NAME.match(p.name):
                     yield finding("limits.model_settable", f"Tool {d.name} lets the model set "
                                   f"{p.name}.", facts.path, d.line, name=p.name)
+
+
+_BOUND = re.compile(r"(?P<a>[\w.\[\]'\"]+)\s*(?P<op><=|>=|<|>)\s*(?P<b>[\w.\[\]'\"]+)")
+_LIMIT_WORD = re.compile(r"max|limit|budget|cap\b|ceiling|quota|allowed|remaining", re.I)
+_COUNTER_WORD = re.compile(r"step|iter|turn|round|loop|count|call|attempt|n_|num|i\b|idx|depth|"
+                           r"tokens|cost|spent|usage|elapsed|current", re.I)
+
+
+def _bound_of(head: str):
+    """(counter, bound) of a comparison of a counter with a limit in HEAD, or None."""
+    for m in _BOUND.finditer(head):
+        a, b = m.group("a"), m.group("b")
+        for counter, bound in ((a, b), (b, a)):
+            if (_LIMIT_WORD.search(bound) or _NUM.match(bound)) and _COUNTER_WORD.search(counter) \
+                    and not _LIMIT_WORD.search(counter):
+                return counter, bound
+    m = re.search(r"\brange\(\s*([\w.]+)\s*\)", head)
+    if m and (_LIMIT_WORD.search(m.group(1)) or _NUM.match(m.group(1))):
+        return "iteration", m.group(1)
+    return None
+
+
+@probe("limits.loop_cap", ("C10",), "Cap the agent loop with a bound the model cannot raise.")
+def loop_caps(index: RepoIndex):
+    """Caps the agent loop enforces: its own header compares a counter with a bound
+    (`while step <= max_steps`, `for _ in range(MAX_STEPS)`), or a branch in the loop or a
+    function it calls stops the run when a counter reaches one (`if n >= self.max: raise`)."""
+    model = index.agent
+    if model is None or not model.session.loops:
+        return
+    from ..agent.defaults import _UNKNOWN
+
+    defaults = model.reach.defaults
+    seen = set()
+    for lp in model.session.loops:
+        facts = index.py.get(lp.path)
+        if facts is None or lp.kind != "loop":
+            continue
+        b = next((x for x in facts.blocks if x.line == lp.line and x.kind in ("for", "while")), None)
+        got = _bound_of(b.head) if b is not None else None
+        if got:
+            seen.add((lp.path, lp.line))
+            value = defaults.value(facts, lp.node.split("::")[1], got[1])
+            yield finding("limits.loop_cap", f"The agent loop stops when {got[0]} reaches "
+                          f"{got[1]}" + (f" (default {value})." if value is not _UNKNOWN and
+                                         value is not None else "."), lp.path, lp.line,
+                          bound=got[1], value=value if isinstance(value, int) else -1, where="loop")
+    g = model.graph
+    for nid, d in model.session.driven.items():
+        if d > 4:
+            continue
+        node = g.nodes.get(nid)
+        if node is None or node.kind != "function":
+            continue
+        facts = index.py.get(node.path)
+        if facts is None:
+            continue
+        for b in facts.blocks:
+            if b.func != node.qualname or b.kind not in ("if", "elif", "while") or \
+                    (node.path, b.line) in seen:
+                continue
+            if b.kind != "while" and not set(b.exits) & set("rxb"):
+                continue
+            got = _bound_of(b.head)
+            if got and _LIMIT_WORD.search(got[1]):
+                seen.add((node.path, b.line))
+                value = defaults.value(facts, node.qualname, got[1])
+                yield finding("limits.loop_cap", f"The run stops when {got[0]} reaches {got[1]}.",
+                              node.path, b.line, b.end_line, bound=got[1],
+                              value=value if isinstance(value, int) else -1, where="step")
+
+
+_SCHEMA_LIMIT = r"""["'](timeout|max_\w+|budget|time_limit|max_time)["']\s*:\s*(\{|ToolParameter|dict\(|Field\()"""
+
+
+@probe("limits.model_settable_schema", ("C10",), "Keep limits out of the arguments the model fills.")
+def model_settable_schema(index: RepoIndex):
+    """Tool argument schemas with a timeout, max_* or budget field: the model sets that limit."""
+    for h in index.live_hits([_SCHEMA_LIMIT], globs=("*.py",)):
+        m = re.search(_SCHEMA_LIMIT, h.text)
+        yield finding("limits.model_settable", f"A tool's argument schema lets the model choose "
+                      f"{m.group(1) if m else 'a limit'}.", h.path, h.line, name=m.group(1) if m else "")
+
+
+@probe("limits.exec_timeout", ("C10",), "Bound each action's run time.")
+def exec_timeouts(index: RepoIndex):
+    """Timeouts however enforced: future.result(timeout=...), asyncio.wait_for, signal.alarm,
+    timeout decorators."""
+    for facts, c in index.calls_named({"result", "wait_for", "alarm", "setitimer", "timeout"}):
+        if c.short == "result" and (c.kw("timeout") or c.args):
+            ok = True
+        elif c.short == "wait_for" and (c.kw("timeout") or len(c.args) >= 2):
+            ok = True
+        elif c.callee in ("signal.alarm", "signal.setitimer"):
+            ok = True
+        else:
+            ok = c.short == "timeout" and c.callee.startswith(("asyncio", "async_timeout", "anyio"))
+        if ok:
+            yield finding("limits.exec_timeout", f"{c.raw}(...) bounds how long the action may run.",
+                          facts.path, c.line, func=c.func or "")
