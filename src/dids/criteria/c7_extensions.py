@@ -8,63 +8,104 @@ from .base import ConfigBuilder, Context, assessor
 from .common import leaky_spawns
 
 
+def _live(items):
+    return [x for x in items if str(x.data.get("reach", "default")) != "off-path"]
+
+
 @assessor("C7")
 def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
-    mcp, pin, sig = f["ext.mcp_stdio"], f["ext.pin"], f["ext.signature"]
-    remote, loader = f["ext.remote_code"], f["ext.loader"]
-    none = finding("ext.mcp_stdio", "live source for MCP stdio launches, plugin loaders, extension "
-                   "locks and signature checks → 0 hits.", kind=Kind.search)
+    restricted_files = {x.location.path for x in f["exec.restricted"] if x.location}
+    mcp_stdio = _live(f["ext.mcp_stdio"])
+    mcp_remote = [x for x in _live(f["sem.mcp"]) if x.data.get("transport") in ("sse", "http")]
+    mcp = mcp_stdio + mcp_remote
+    pin, sig = _live(f["ext.pin"]), _live(f["ext.signature"])
+    remote = _live(f["ext.remote_code"])
+    # the restricted interpreter's own `import` of an allowed module is not an extension
+    loader = [x for x in _live(f["ext.loader"]) if not (x.location and
+                                                         x.location.path in restricted_files)]
+    inproc = [x for x in loader if x.data.get("how") in ("import", "exec")]
+    executed = [x for x in loader if x.data.get("how") == "exec"]  # extension source exec'd
+    none = finding("ext.mcp_stdio", "live source for MCP clients, plugin loaders, run-time code "
+                   "fetches, extension locks and signature checks → 0 hits.", kind=Kind.search)
     types = {"mcp": bool(mcp), "plugins": bool(loader), "remote": bool(remote)}
     if not any(types.values()) and not pin:
         return CriterionAssessment(
             criterion="C7", assessed=True,
             summary="No extension mechanism (MCP servers, plugins, run-time code loading) was found.",
             configurations=(_no_extensions(ctx, none),))
+    guarded = [r for r in remote if r.data.get("acknowledged") or r.data.get("pinned")]
+    # a signature check counts where extension code is fetched (a webhook's signature is not one)
+    ext_files = {x.location.path for x in mcp + remote + loader if x.location}
+    sig = [x for x in sig if x.location and x.location.path in ext_files]
+    default_path = lambda x: str(x.data.get("reach", "default")) == "default"  # noqa: E731
     b = ConfigBuilder(ctx, "C7", "default", "default configuration", opt_in=False)
     if pin:
         s, stext = 2, "Extension code is pinned in a lock with fingerprints; other extension types are not."
         s_ev = pin[:2] + mcp[:1]
-    elif remote:
-        s, stext = 0, "Code is fetched and run at run time without a pin or integrity check."
-        s_ev = remote[:3]
+    elif [x for x in executed if default_path(x)] or (remote and not guarded):
+        s, stext = 0, ("Extension code (profiles, plugins, downloaded tools) is run as fetched, "
+                       "with no pin, checksum or signature.")
+        s_ev = ([x for x in executed if default_path(x)] + [r for r in remote if r not in guarded])[:3]
     else:
         s, stext = 1, ("Extensions run whatever the operator configured, unpinned"
+                       + ("; remote code needs an acknowledgement flag or an optional revision "
+                          "pin." if guarded else "")
                        + ("; only signature-verified releases are checked." if sig else "."))
-        s_ev = mcp[:2] + sig[:1] + loader[:1]
+        s_ev = guarded[:2] + mcp[:1] + sig[:1] + loader[:1]
     b.set("S", s, stext, s_ev)
-    verified = int(bool(pin)) + int(bool(sig))
+    controlled = int(bool(pin)) + int(bool(sig)) + int(bool(guarded))
     kinds = max(1, sum(types.values()))
-    c = 0 if not verified else (2 if verified >= kinds else 1)
-    b.set("C", min(c, s + 1), f"{verified} of {kinds} extension types are pinned or verified.",
-          pin[:1] + sig[:1] + mcp[:1] or s_ev)
-    if remote:
-        d, dtext = 1, "Some code is fetched at run time by the code itself."
-        d_ev = remote[:2]
+    # every extension type pinned or verified is L2; one control on one type is partial
+    c = 0 if not controlled else (2 if controlled >= kinds and not (remote and len(guarded) < len(remote))
+                                  and (pin or sig) else 1)
+    b.set("C", min(c, s + 1), f"{controlled} of {kinds} extension types are pinned, verified or "
+          "acknowledged.", (pin[:1] + sig[:1] + guarded[:1] + mcp[:1]) or s_ev)
+    env_mcp = [x for x in f["memory.dotenv_commands"] if "MCP" in str(x.data.get("key", "")).upper()]
+    dotenv = [x for x in f["sem.credential"] if x.data.get("source") == "dotenv" and default_path(x)]
+    auto = [r for r in remote if default_path(r) and not r.data.get("acknowledged")]
+    if auto:
+        d, dtext, d_ev = 1, "Some code is fetched at run time by the code itself.", auto[:2]
+    elif [x for x in executed if default_path(x)]:
+        d, dtext = 1, ("Extension files are loaded on every start (the operator adds them, but "
+                       "what they contain is not shown).")
+        d_ev = [x for x in executed if default_path(x)][:2]
+    elif env_mcp and dotenv:
+        d, dtext = 1, ("Extensions are added by the operator, but MCP commands can also come from "
+                       "a .env loaded from the working folder.")
+        d_ev = dotenv[:1] + env_mcp[:1]
     else:
-        d, dtext = 2, "Extensions come only from explicit operator configuration; none ship enabled."
-        d_ev = (mcp[:1] + loader[:1]) or s_ev
+        d, dtext = 2, ("Extensions come only from explicit operator or developer calls and "
+                       "configuration; none ship enabled.")
+        d_ev = (guarded[:1] + mcp[:1] + loader[:1]) or s_ev
     b.set("D", min(d, s + 1), dtext, d_ev)
-    full_mcp = [m for m in mcp if m.data["env"] in ("full", "inherit")]
-    pythonpath = [x for x in loader if x.data["how"] == "pythonpath"]
+    full_mcp = [m for m in mcp_stdio if m.data.get("env") in ("full", "inherit")]
+    pythonpath = [x for x in loader if x.data.get("how") == "pythonpath"]
     leaky = leaky_spawns(ctx)
+    exec_remote = [x for x in f["sem.exec"] if x.data.get("class") == "inprocess" and x.location
+                   and any(r.location and r.location.path == x.location.path for r in remote)]
+    user_tools = [x for x in _live(f["memory.user_config"]) if x.data.get("defines")]
     if pythonpath and leaky:
         bl, btext = 0, ("Extension code is put on the import path of a process that inherits the "
                         "platform's full environment.")
         b_ev = pythonpath[:2] + leaky[:1]
-    elif [x for x in loader if x.data["how"] == "import"]:
-        bl, btext = 0, "Extension code is imported into the agent process itself."
-        b_ev = loader[:2]
-    elif full_mcp:
-        bl, btext = 1, "MCP servers run as separate processes but receive the full environment."
-        b_ev = full_mcp[:2]
+    elif inproc or exec_remote:
+        bl, btext = 0, "Extension code runs inside the agent process with its full environment."
+        b_ev = (inproc + exec_remote)[:2]
+    elif full_mcp or (mcp_remote and user_tools):
+        bl, btext = 1, ("MCP servers run as separate processes but receive the full environment."
+                        if full_mcp else "Remote MCP servers see only call arguments, but "
+                        "operator-defined tools run their commands with the full environment.")
+        b_ev = (full_mcp or mcp_remote + user_tools)[:2]
     else:
-        bl, btext = 2, "Extension processes receive an environment built for them."
+        bl, btext = 2, ("Extension processes receive an environment built for them, or run "
+                        "off-host.")
         b_ev = mcp[:2] or s_ev
     b.set("B", min(bl, s + 1), btext, b_ev)
-    summary = (f"dids found {len(mcp)} MCP stdio launches ({len(full_mcp)} with the full "
-               f"environment), {len(pin)} extension locks, {len(sig)} signature checks, "
-               f"{len(remote)} run-time code fetches and {len(loader)} dynamic loaders.")
+    summary = (f"dids found {len(mcp_stdio)} MCP stdio launches ({len(full_mcp)} with the full "
+               f"environment), {len(mcp_remote)} remote MCP clients, {len(pin)} extension locks, "
+               f"{len(sig)} signature checks, {len(remote)} run-time code fetches "
+               f"({len(guarded)} pinned or acknowledged) and {len(loader)} dynamic loaders.")
     return CriterionAssessment(criterion="C7", assessed=True, summary=summary,
                                configurations=(b.build(),))
 

@@ -55,11 +55,37 @@ def signature(index: RepoIndex):
 
 @probe("ext.remote_code", ("C7",), "Never fetch and run unpinned code at run time.")
 def remote_code(index: RepoIndex):
-    """Run-time installs or loads of remote code: trust_remote_code, npx -y, pip install, hub tools."""
-    pat = [r"trust_remote_code\s*=\s*True", r"""["']npx["']\s*,\s*["']-y["']|npx -y """,
-           r"\bload_tool\(|\bfrom_hub\(|\bfrom_space\("]
-    yield from line_findings(index, "ext.remote_code", pat,
-                             "Remote code is fetched or installed at run time here.")
+    """Run-time loads of remote code, parsed as calls: Hub downloads and `from_pretrained`, calls
+    passing `trust_remote_code=True`, and `npx -y` launches. Each says whether the load is
+    pinned (`revision=`) and whether an acknowledgement guard (`if not trust_remote_code:
+    raise`) stands in front of it in the same function."""
+    from ..agent.semantics import matches
+
+    found: dict[tuple[str, int], object] = {}
+    for facts, c in index.calls_where(lambda n: True):
+        if (c.kw("trust_remote_code") or "").strip() == "True":
+            found[(facts.path, c.line)] = _remote(
+                facts, c, f"{c.raw}(...) runs code the remote model or tool ships "
+                "(trust_remote_code=True)")
+    for facts, c, row in matches(index).get("loader", ()):
+        if str(row.get("what", "")).startswith("hub") and (facts.path, c.line) not in found:
+            found[(facts.path, c.line)] = _remote(facts, c, f"{c.raw}(...) downloads code or "
+                                                  "weights from the Hub")
+    yield from found.values()
+    for h in index.live_hits([r"""["']npx["']\s*,\s*["']-y["']|npx -y """], globs=("*.py",)):
+        yield finding("ext.remote_code", "A package is fetched and run with npx -y (latest, "
+                      "unpinned) here.", h.path, h.line, pinned=False, acknowledged=False)
+
+
+def _remote(facts, c, text: str):
+    rev = (c.kw("revision") or "").strip()
+    pinned = bool(rev) and rev != "None"
+    acknowledged = any(b.func == c.func and b.kind == "if" and "trust_remote_code" in b.head and
+                       "x" in b.exits and b.line < c.line for b in facts.blocks)
+    return finding("ext.remote_code", text + (", pinned to a revision" if pinned else "")
+                   + ("; an acknowledgement flag must be set first." if acknowledged else "."),
+                   facts.path, c.line, c.end_line, pinned=pinned, acknowledged=acknowledged,
+                   func=c.func or "")
 
 
 @probe("ext.loader", ("C7",), "Load extension code in its own confined process.")
@@ -68,10 +94,30 @@ def loader(index: RepoIndex):
     for facts, c in index.calls_where(
             lambda n: n in ("importlib.import_module", "importlib.util.spec_from_file_location")):
         if c.args and not re.match(r"""^f?["'][\w.]+["']$""", c.args[0]):
+            if _own_package(index, facts, c.args[0]):
+                continue  # the package's own modules, found by name: not an extension
             yield finding("ext.loader", f"{c.raw}(...) imports code named at run time.",
                           facts.path, c.line, how="import")
+    from ..agent.semantics import matches
+
+    for facts, c, row in matches(index).get("exec", ()):  # exec of profile/plugin/skill code
+        if row.get("class") == "inprocess" and _EXT_CONTEXT.search(facts.path + " " + (c.func or "")):
+            yield finding("ext.loader", f"{c.raw}(...) runs extension code (a profile, plugin or "
+                          "skill) inside the agent process.", facts.path, c.line, how="exec")
     for facts in index.source_py():
         for a in facts.assigns:
             if re.search(r"""\[\s*["']PYTHONPATH["']\s*\]""", a.target):
                 yield finding("ext.loader", "Extension artifacts are put on a child's PYTHONPATH.",
                               facts.path, a.line, how="pythonpath")
+
+
+_EXT_CONTEXT = re.compile(r"profile|plugin|skill|extension|addon|custom_tool", re.I)
+
+
+def _own_package(index: RepoIndex, facts, arg: str) -> bool:
+    """Whether an f-string module name is built under one of the repository's own packages."""
+    model = index.agent
+    if model is None:
+        return False
+    r = model.graph._resolver
+    return bool(r is not None and r._dynamic_import_prefix(facts.path, facts, arg.strip()))
