@@ -6,6 +6,7 @@ from ..models import CriterionAssessment, Kind
 from ..probes.base import finding
 from .base import ConfigBuilder, Context, assessor
 from .common import empty_default_toolset, leaky_spawns
+from .facts import read_only_surface, shared
 
 
 @assessor("C1")
@@ -17,6 +18,25 @@ def assess(ctx: Context) -> CriterionAssessment:
     none = finding("identity.check", "live source for agent tokens with allowed-action claims and "
                    "allowlist checks on tool calls → 0 hits.", kind=Kind.search)
     b = ConfigBuilder(ctx, "C1", "default", "default configuration", opt_in=False)
+    sh = shared(ctx)
+    sandboxed = bool(sh.default_sandboxes) and not sh.model_exec_env_leaks and not (tokens and checks)
+    if sandboxed and not checks and not narrowed:
+        # the model acts inside a sandbox whose environment the orchestrator builds: a separate
+        # execution identity, holding whatever credentials are injected into it
+        ev = [p.finding for p in sh.default_sandboxes[:2]]
+        b.set("S", 1, "The model acts inside a sandbox with an environment the orchestrator "
+              "builds (not the host's), but with the user's injected tokens; no agent-specific "
+              "or scoped credential.", ev)
+        b.set("C", 1, "Every tool path shares the one sandbox environment; only host credentials "
+              "are kept out.", ev)
+        b.set("D", 1, "A fresh install puts no host credentials in the sandbox; connected "
+              "tokens are injected whole.", ev)
+        b.set("B", 1, "A hijacked session can use what is injected into the sandbox, but not the "
+              "host's files or the agent's own keys.", ev)
+        return CriterionAssessment(criterion="C1", assessed=True, configurations=(b.build(),),
+                                   summary=f"dids found {len(sh.default_sandboxes)} sandbox "
+                                           "launches on the scored path and no agent token or "
+                                           "allowlist check.")
     if tokens and checks:
         s, stext = 2, ("The agent acts as a service identity whose signed token lists the actions "
                        "it may take; read and write share one credential.")
@@ -54,6 +74,11 @@ def assess(ctx: Context) -> CriterionAssessment:
         bl, btext = 1, ("If the checks fail, the identity can still write across every integration "
                         "of its tenant, though it stays inside one tenant.")
         b_ev = tenant[:2]
+    elif read_only_surface(ctx):
+        bl, btext = 2, ("Every tool the session holds is a read query whose arguments code "
+                        "builds: the credentials can be used to read, not to change anything.")
+        from .c3_scoping import default_tools
+        b_ev = default_tools(ctx)[:2]
     else:
         bl, btext = 0, ("A hijacked session holds the operator's credential set: "
                         + ("ambient cloud/cluster clients reach" if ambient else
