@@ -129,7 +129,9 @@ def test_removed_redaction_lowers_c8(cli, history):
     # removed evidence is cited where it was, in the FROM commit
     assert where(c["removed_evidence"]) == {("secrets.masking", "agent/a.py", 12),
                                             ("secrets.masking", "agent/beta.py", 9),
-                                            ("secrets.masking", "agent/c.py", 9)}
+                                            ("secrets.masking", "agent/c.py", 9),
+                                            # the masking function itself, now called nowhere
+                                            ("secrets.replacement", "agent/redact.py", 4)}
     assert [e["kind"] for e in c["added_evidence"]] == ["search"]
     assert not any(ch["criterion"] == "C4" for ch in data["changes"])
     assert data["score_delta"] < 0

@@ -57,7 +57,21 @@ class Sink:
 class Session:
     loops: list[Loop] = field(default_factory=list)
     driven: dict[str, int] = field(default_factory=dict)  # node -> calls from the nearest loop
+    inner: dict[str, int] = field(default_factory=dict)  # reached from the innermost loops
+    parent: dict[str, tuple[str, int]] = field(default_factory=dict)  # node -> (caller, line)
     sinks: list[Sink] = field(default_factory=list)
+
+    def path_to(self, nid: str, limit: int = 12) -> list[tuple[str, int]]:
+        """The calls from an agent loop to NID: (caller node, call line), loop first."""
+        out: list[tuple[str, int]] = []
+        seen = set()
+        while nid in self.parent and nid not in seen and len(out) < limit:
+            seen.add(nid)
+            src, line = self.parent[nid]
+            out.append((src, line))
+            nid = src
+        out.reverse()
+        return out
 
     def executors(self, cls: str | None = None, *, reach: str = "default",
                   driven: bool | None = None) -> list[Sink]:
@@ -95,9 +109,18 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
             session.loops.append(Loop(nid, path, line, line, "framework run", ((path, line),), 0,
                                       kind="framework"))
     strong = [lp for lp in session.loops if lp.kind == "framework" or lp.depth <= 1]
-    steps = _steps(graph, reach, llm_sites)  # event-driven agents: one model step per event
-    session.loops = (session.loops + steps[:2]) if strong else (steps + session.loops)
-    session.driven = _driven(graph, reach, session.loops)
+    if not strong:  # event-driven agents: one model step per event
+        session.loops = _steps(graph, reach, llm_sites) + session.loops
+    # The model drives what the innermost loops reach: a REPL or UI loop around the agent loop
+    # also runs the person's own commands, which are not the model's.
+    real = [lp for lp in session.loops if lp.kind in ("loop", "framework")]
+    depth = min((lp.depth for lp in real), default=None)
+    seeds = [lp for lp in real if lp.depth == depth] if strong else \
+        [lp for lp in session.loops if lp.kind == "step"] or session.loops
+    # what any loop reaches (the call graph cannot always see the inner loop's dispatch), and
+    # the calls from the innermost loops, which evidence follows to the model's executors
+    session.driven, _ = _driven(graph, reach, session.loops)
+    session.inner, session.parent = _driven(graph, reach, seeds)
     for kind in ("exec",):
         for facts, call, row in sem.get(kind, ()):
             r = reach.of(facts.path, call.line)
@@ -270,9 +293,11 @@ def _drop_nested(loops: list[Loop]) -> list[Loop]:
     return out
 
 
-def _driven(graph: CallGraph, reach: Reach, loops: list[Loop]) -> dict[str, int]:
-    """Nodes the agent loops reach by calls (not imports), with their distance."""
+def _driven(graph: CallGraph, reach: Reach, loops: list[Loop]):
+    """Nodes the agent loops reach by calls (not imports), with their distance, and the call
+    (caller, line) each was first reached through."""
     dist: dict[str, int] = {}
+    parent: dict[str, tuple[str, int]] = {}
     queue: deque[str] = deque()
     for lp in loops:
         if lp.node not in dist:
@@ -295,5 +320,6 @@ def _driven(graph: CallGraph, reach: Reach, loops: list[Loop]) -> dict[str, int]
             for t in targets:
                 if t not in dist:
                     dist[t] = d + 1
+                    parent[t] = (nid, line)
                     queue.append(t)
-    return dist
+    return dist, parent

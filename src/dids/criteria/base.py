@@ -87,6 +87,10 @@ def assess_all(ctx: Context) -> list[CriterionAssessment]:
     for cid in CRITERIA:
         fn = ASSESSORS.get(cid)
         a = fn(ctx) if fn else not_assessed(cid)
+        if a.configurations:
+            from .context import augment
+
+            a = augment(ctx, a)
         out.append(a.model_copy(update={"summary": narrative(a)}) if a.configurations else a)
     return out
 

@@ -41,18 +41,23 @@ class ExecPath:
 class Shared:
     def __init__(self, ctx):
         self.ctx = ctx
+        self._tier: dict[int, int] = {}
 
     @cached_property
     def has_session(self) -> bool:
         model = self.ctx.index.agent
         return model is not None and bool(model.session.loops)
 
-    def _driven(self, f: Finding) -> bool:
+    def _driven(self, f: Finding) -> int:
+        """2: a tool or the innermost agent loop reaches it; 1: only an outer loop does (a
+        REPL around the agent also runs the person's own commands); 0: neither."""
         model = self.ctx.index.agent
         if model is None or not model.session.loops or f.location is None:
-            return True  # no loop found: every live exec path may be the model's
+            return 2  # no loop found: every live exec path may be the model's
         nid = model.graph.node_at(f.location.path, f.location.start_line)
-        return nid in model.session.driven or nid in self.tool_driven
+        if nid in model.session.inner or nid in self.tool_driven:
+            return 2
+        return 1 if nid in model.session.driven else 0
 
     @cached_property
     def tool_driven(self) -> set[str]:
@@ -95,7 +100,9 @@ class Shared:
             if key in seen:
                 return
             seen.add(key)
-            out.append(ExecPath(x, cls, env, self._driven(x), str(x.data.get("reach", "default"))))
+            tier = self._driven(x)
+            self._tier[id(x)] = tier
+            out.append(ExecPath(x, cls, env, tier > 0, str(x.data.get("reach", "default"))))
 
         for x in f["exec.restricted"]:
             add(x, "restricted", "process")
@@ -114,9 +121,12 @@ class Shared:
 
     def model_exec(self, *, opt_in: bool = False) -> list[ExecPath]:
         """Exec paths the model drives on the scored path (or, with OPT_IN, behind a setting):
-        reached from the agent loop or a tool, running a command the code does not fix."""
-        return [p for p in self.exec_paths if p.driven and p.opt_in == opt_in
-                and not p.finding.data.get("fixed")]
+        reached from a tool or the innermost agent loop (else, when none is, from an outer
+        loop), running a command the code does not fix."""
+        cands = [p for p in self.exec_paths if p.driven and p.opt_in == opt_in
+                 and not p.finding.data.get("fixed")]
+        best = [p for p in cands if self._tier.get(id(p.finding), 2) == 2]
+        return best or cands
 
     @cached_property
     def model_exec_env_leaks(self) -> list[ExecPath]:

@@ -139,8 +139,14 @@ _COUNTER_WORD = re.compile(r"step|iter|turn|round|loop|count|call|attempt|n_|num
                            r"tokens|cost|spent|usage|elapsed|current", re.I)
 
 
+_CONST_BOUND = re.compile(r"(>=|>|<=|<)\s*(?:self\.|cls\.)?(MAX_\w+|\w+_LIMIT|\w*_MAX|max_\w+)\b")
+
+
 def _bound_of(head: str):
     """(counter, bound) of a comparison of a counter with a limit in HEAD, or None."""
+    m = _CONST_BOUND.search(head)
+    if m and m.group(1) in (">=", ">"):  # `...counter"] >= MAX_OPERATIONS`: whatever counts
+        return head[:m.start()].strip()[-40:] or "a counter", m.group(2)
     for m in _BOUND.finditer(head):
         a, b = m.group("a"), m.group("b")
         for counter, bound in ((a, b), (b, a)):
@@ -180,7 +186,7 @@ def loop_caps(index: RepoIndex):
                           bound=got[1], value=value if isinstance(value, int) else -1, where="loop")
     g = model.graph
     for nid, d in model.session.driven.items():
-        if d > 4:
+        if d > 8:
             continue
         node = g.nodes.get(nid)
         if node is None or node.kind != "function":

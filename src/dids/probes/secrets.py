@@ -203,3 +203,16 @@ def replacement(index: RepoIndex):
             if any(c.short in ("replace", "sub") for c in calls):
                 yield finding("secrets.replacement", f"{d.name} replaces secret values in text "
                               "before it is stored or shown.", facts.path, d.line, func=d.qualname)
+
+
+_ENV_READ = r"""(environ\.get|getenv|environ\[)\(?\s*["'](\w*(API_?KEY|TOKEN|SECRET|PASSWORD|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)\w*)["']"""
+
+
+@probe("secrets.env_key", ("C1", "C8"), "Hand the agent scoped credentials instead of the environment's.")
+def env_keys(index: RepoIndex):
+    """Long-lived keys read from the process environment (API keys, tokens, passwords)."""
+    for h in index.live_hits([_ENV_READ], globs=("*.py",)):
+        m = re.search(_ENV_READ, h.text)
+        if m:
+            yield finding("secrets.env_key", f"{m.group(2)} is read from the process environment.",
+                          h.path, h.line, key=m.group(2))

@@ -1,0 +1,99 @@
+"""Context evidence: the located facts a reviewer reads next to a level's decisive line.
+
+An assessor cites first the construct its level rests on; after it, each dimension lists the
+nearby facts of the session that the level is about (the model's executors and what they hold,
+the agent loop, the tools, the credentials, the gates), up to the six citations a level keeps.
+Every added citation is a finding with its own claim, true of its line; it never changes a level.
+"""
+
+from __future__ import annotations
+
+from ..models import CriterionAssessment, Evidence
+from .facts import gate_state, shared
+
+_LIMIT = 6
+
+
+def _on(items):
+    return [x for x in items if x.location and str(x.data.get("reach", "default")) != "off-path"]
+
+
+def _pools(ctx) -> dict[str, list]:
+    f = ctx.findings
+    sh = shared(ctx)
+    from .c3_scoping import caps, default_tools
+
+    tools = default_tools(ctx)
+    powerful = [t for t in tools if caps(t) & {"exec", "shell", "network", "external_comm", "fs_write"}]
+    return {
+        "exec": [p.finding for p in sh.model_exec()] + _on(f["agent.executor"])
+                + [p.finding for p in sh.default_sandboxes],
+        "guards": _on(f["agent.guard"]),
+        "creds": _on(f["secrets.env_key"]) + [x for x in _on(f["sem.credential"]) if x.data.get("ambient")]
+                 + _on(f["identity.ambient"]),
+        "loop": _on(f["agent.loop"]),
+        "dispatch": _on(f["agent.dispatch"]),
+        "tools": powerful + [t for t in tools if t not in powerful],
+        "gates": gate_state(ctx)["on"] + gate_state(ctx)["opt"],
+        "filters": _on(f["exec.filter"]),
+        "records": _on(f["records.event_store"] + f["records.transcript"] + f["records.step"]
+                       + f["records.console"]),
+        "limits": _on(f["limits.loop_cap"] + f["limits.enforced"] + f["limits.cap"]
+                      + f["limits.exec_timeout"] + f["limits.timeout"]),
+        "settable": _on(f["limits.model_settable"] + f["limits.model_settable_schema"]),
+        "cancel": _on(f["limits.cancel"]),
+        "config": _on(f["memory.repo_config"] + f["memory.user_config"] + f["memory.dotenv_commands"])
+                  + [x for x in _on(f["sem.credential"]) if x.data.get("source") == "dotenv"],
+        "ext": _on(f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]),
+        "spots": _on(f["untrusted.spotlight"]),
+        "telemetry": _on(f["sem.telemetry"]) + [x for x in _on(f["secrets.telemetry"])],
+        "protect": _on(f["secrets.replacement"] + f["secrets.masking"] + f["secrets.secret_type"]
+                       + f["secrets.export_exclusion"] + f["secrets.masked_prompt"]
+                       + f["secrets.encryption"] + f["secrets.file_mode"]),
+    }
+
+
+# per criterion and dimension: the pools whose facts follow the assessor's own evidence
+PLAN = {
+    "C1": {"S": ("creds", "exec"), "C": ("exec", "creds"), "D": ("creds", "config"), "B": ("exec", "creds")},
+    "C2": {"S": ("gates", "dispatch"), "C": ("gates", "tools"), "D": ("gates",), "B": ("exec", "tools")},
+    "C3": {"S": ("tools", "filters"), "C": ("tools", "filters"), "D": ("tools",), "B": ("exec", "tools")},
+    "C4": {"S": ("exec", "filters"), "C": ("exec", "dispatch"), "D": ("exec",), "B": ("exec", "creds")},
+    "C5": {"S": ("gates", "spots"), "C": ("spots", "tools"), "D": ("gates", "spots"), "B": ("tools", "exec", "creds")},
+    "C6": {"S": ("config",), "C": ("config",), "D": ("config",), "B": ("config", "exec")},
+    "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config"), "B": ("ext", "exec")},
+    "C8": {"S": ("protect",), "C": ("protect", "exec"), "D": ("telemetry", "protect"), "B": ("creds", "exec")},
+    "C9": {"S": ("records", "loop"), "C": ("records", "loop"), "D": ("records",), "B": ("records",)},
+    "C10": {"S": ("limits", "loop"), "C": ("limits", "exec"), "D": ("settable", "limits"), "B": ("limits", "cancel")},
+}
+
+
+def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
+    plan = PLAN.get(a.criterion)
+    if not plan or not a.configurations:
+        return a
+    pools = getattr(ctx, "_pools", None)
+    if pools is None:
+        pools = ctx._pools = _pools(ctx)
+    configs = []
+    for cfg in a.configurations:
+        dims = {}
+        for d, dim in cfg.dims.items():
+            ev = list(dim.evidence)
+            have = {(e.path, e.start_line) for e in ev}
+            # a level that rests on a negative search keeps it; context comes after
+            pools_here = plan.get(d, ())
+            if cfg.opt_in:  # an alternative is opt-in because of a branch: cite it
+                pools_here = ("guards",) + tuple(pools_here)
+            for pool in pools_here:
+                for x in pools.get(pool, ()):
+                    if len(ev) >= _LIMIT:
+                        break
+                    key = (x.location.path, x.location.start_line)
+                    if key in have:
+                        continue
+                    have.add(key)
+                    ev.append(Evidence.of(x, d, cfg.name))
+            dims[d] = dim.model_copy(update={"evidence": tuple(ev)})
+        configs.append(cfg.model_copy(update={"dims": dims}))
+    return a.model_copy(update={"configurations": tuple(configs)})
