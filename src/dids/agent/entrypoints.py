@@ -20,6 +20,12 @@ from ..index.repo import RepoIndex, is_readme
 from .callgraph import MODULE, CallGraph
 from .readme import LeadingPath, is_chore, leading_path, subcommand
 
+
+def offpath_place(path: str) -> bool:
+    from .reach import offpath_place as off  # reach imports this module
+
+    return off(path)
+
 _SCRIPT_LINE = re.compile(r"""^\s*["']?([\w.-]+)["']?\s*=\s*["']([\w.]+)\s*:\s*([\w.]+)""")
 _SETUP_SCRIPT = re.compile(r"""["']([\w.-]+)\s*=\s*([\w.]+)\s*:\s*([\w.]+)["']""")
 _COMMAND_DECORATOR = re.compile(r"^(?:[\w.]+\.)?(command|group|callback)\b")
@@ -61,14 +67,25 @@ class EntryPoints:
         return " ".join(parts)
 
 
+def _manifests(index: RepoIndex) -> list[str]:
+    """The root's packaging files, then those of workspace members (`lib/cli/pyproject.toml`),
+    never templates, tests or examples."""
+    root = [p for p in ("pyproject.toml", "setup.cfg", "setup.py") if p in index.files]
+    members = sorted(p for p, rec in index.files.items()
+                     if "/" in p and p.rsplit("/", 1)[-1] in ("pyproject.toml", "setup.cfg", "setup.py")
+                     and rec.role in ("config", "source") and p.count("/") <= 3
+                     and not re.search(r"(^|/)(templates?|cookiecutter|scaffold|\{\{)", p))
+    return root + members
+
+
 def console_scripts(index: RepoIndex) -> list[Entry]:
     out: list[Entry] = []
-    for path in ("pyproject.toml", "setup.cfg", "setup.py"):
+    for path in _manifests(index):
         if path not in index.files:
             continue
         text = index.text(path)
         lines = text.splitlines()
-        if path == "pyproject.toml":
+        if path.endswith("pyproject.toml"):
             try:
                 data = tomllib.loads(text)
             except (tomllib.TOMLDecodeError, ValueError):
@@ -88,7 +105,7 @@ def console_scripts(index: RepoIndex) -> list[Entry]:
                                  if re.match(rf"""^\s*["']?{re.escape(name)}["']?\s*=""", t)), 1)
                     out.append(Entry("console-script", name, path, line, target.replace(" ", "")))
         else:
-            pat = _SCRIPT_LINE if path == "setup.cfg" else _SETUP_SCRIPT
+            pat = _SCRIPT_LINE if path.endswith("setup.cfg") else _SETUP_SCRIPT
             for i, t in enumerate(lines, 1):
                 for m in pat.finditer(t):
                     out.append(Entry("console-script", m.group(1), path, i,
@@ -151,6 +168,29 @@ def _shipped_variants(entries: list[Entry]) -> list[Entry]:
     if any(e.path.rsplit("/", 1)[-1] in plain for e in compose):
         compose = [e for e in compose if e.path.rsplit("/", 1)[-1] in plain]
     return [e for e in entries if e.kind != "compose"] + compose
+
+
+def _langgraph_graphs(index: RepoIndex) -> list[Entry]:
+    import json
+
+    out = []
+    for path in sorted(p for p in index.files if p.rsplit("/", 1)[-1] == "langgraph.json"):
+        try:
+            data = json.loads(index.text(path))
+        except ValueError:
+            continue
+        graphs = data.get("graphs") if isinstance(data, dict) else None
+        if not isinstance(graphs, dict):
+            continue
+        base = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        lines = index.text(path).splitlines()
+        for name, ref in graphs.items():
+            if not isinstance(ref, str) or ":" not in ref:
+                continue
+            file = ref.split(":", 1)[0].lstrip("./")
+            line = next((i for i, t in enumerate(lines, 1) if ref in t), 1)
+            out.append(Entry("langgraph", str(name), path, line, base + file))
+    return out
 
 
 def _words(text: str) -> list[str]:
@@ -227,13 +267,16 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
             _snippet(ep, lp, graph)
     # 2. Docker/compose commands when the README runs an image (or nothing else is found)
     if any(e.target == "docker" for e in ep.main) or not ep.main:
-        for e in _shipped_variants(_docker_commands(index)):
+        for e in _shipped_variants([d for d in _docker_commands(index) if not offpath_place(d.path)]):
             words = e.name.split(": ", 1)[-1].split()
             target = _target_of_words(words, script_targets)
             if target:
                 (ep.main if not any(m.kind in ("console-script", "readme-run") and m.target != "docker"
                                     for m in ep.main) else ep.others).append(
                     Entry(e.kind, e.name, e.path, e.line, target))
+    # 2b. LangGraph deployments name their graphs in langgraph.json ("path.py:graph")
+    if not ep.main:
+        ep.main.extend(_langgraph_graphs(index))
     # 3. console scripts when nothing else named the path
     if not ep.main and not ep.roots:
         ep.main.extend(scripts)

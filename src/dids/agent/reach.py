@@ -28,9 +28,10 @@ _OFF_PATH_DIR = re.compile(
     r"(^|/)(scripts?|tools?/(dev|build|release)|build_?\w*|installers?|install|setup_?\w*|ci|"
     r"\.github|\.gitlab|\.circleci|hack|dev|devtools|evaluation|evals?|benchmarks?|bench|"
     r"migrations|alembic|enterprise|ee|[\w-]*-ee|saas|docs_src|third_party|contrib|"
-    r"playground|sandbox_images|containers/dev|\.devcontainer)/", re.I)
+    r"playground|sandbox_images|containers/dev|\.devcontainer|legacy|deprecated|old|archive[sd]?)/", re.I)
 _OFF_PATH_FILE = re.compile(r"(^|/)(setup|build|build_\w+|make_\w+|release|noxfile|tasks|"
-                            r"conftest|manage|fabfile|install\w*)\.py$", re.I)
+                            r"conftest|manage|fabfile|install\w*|\w*evaluat\w*|\w*_bench\w*|"
+                            r"bench_\w+)\.py$", re.I)
 
 
 @dataclass

@@ -24,7 +24,8 @@ _SHELL_LANGS = {"", "bash", "sh", "shell", "console", "zsh", "powershell", "ps1"
 CHORES = {"onboard", "onboarding", "setup", "init", "configure", "config", "login", "logout", "auth",
           "update", "upgrade", "install", "uninstall", "deploy", "doctor", "version", "--version",
           "help", "--help", "-h", "completion", "telemetry", "serve-docs", "migrate", "build",
-          "clone", "cd", "export", "set", "source", "echo", "mkdir", "cp", "mv", "git"}
+          "clone", "cd", "export", "set", "source", "echo", "mkdir", "cp", "mv", "git", "create",
+          "new", "add", "scaffold", "template"}
 
 
 @dataclass
@@ -111,6 +112,10 @@ def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> Lead
 
     def is_run(cmd: Command) -> bool:
         w = cmd.words[0]
+        if w in ("npx", "uvx", "pipx", "bunx") and programs:
+            # a launcher runs the project only when it names one of its programs
+            rest = [x for x in cmd.words[1:] if not x.startswith("-") and x != "run"]
+            return bool(rest) and rest[0].split("@")[0] in programs
         if programs:
             return w in programs or w in _LAUNCHERS
         return _plausible_run(cmd)
@@ -158,8 +163,15 @@ def _is_run_of_docker(cmd: Command) -> bool:
         (w[1] in ("run", "up") or (w[1] == "compose" and "up" in w[2:4]))
 
 
+_CHORE_FLAG = re.compile(r"^--?(init|setup|config|configure|login|install|version|help|upgrade|"
+                         r"update|completion)([-_]\w+)?$")
+
+
 def is_chore(cmd: Command) -> bool:
-    """A command that sets the tool up rather than running the agent (`x onboard`, `cd dir`)."""
+    """A command that sets the tool up rather than running the agent (`x onboard`, `cd dir`,
+    `x --init-config`)."""
+    if any(_CHORE_FLAG.match(w) for w in cmd.words[1:]):
+        return True
     words = [w for w in cmd.words if not w.startswith("-")]
     if not words:
         return True

@@ -68,6 +68,17 @@ class Semantics:
     def match(self, facts: PyFacts, call: Call, kind: str | None = None) -> list[Row]:
         """The rows CALL in FACTS matches (exact callee first), of KIND when given."""
         out = [r for r in self.by_call.get(call.callee, ()) if kind is None or r.kind == kind]
+        if not out:
+            # a re-export or a lazy proxy keeps the library's name as trailing parts
+            # (`pkg.llm.litellm.completion` is litellm.completion); two parts at least
+            parts = call.callee.split(".")
+            for k in range(len(parts) - 2, 0, -1):
+                tail = ".".join(parts[k:])
+                rows = [r for r in self.by_call.get(tail, ()) if (kind is None or r.kind == kind)
+                        and "." in tail]
+                if rows:
+                    out = rows
+                    break
         cands = self.by_last.get(call.short, ())
         if cands:
             parts = tuple(call.callee.split("."))

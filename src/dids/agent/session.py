@@ -22,7 +22,7 @@ from .callgraph import MODULE, CallGraph
 from .reach import Reach
 from .semantics import matches
 
-_LOOP_DEPTH = 4  # calls between a loop body and the model call it makes
+_LOOP_DEPTH = 6  # calls between a loop body and the model call it makes
 _DRIVEN_DEPTH = 14
 
 
@@ -109,8 +109,12 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
             session.loops.append(Loop(nid, path, line, line, "framework run", ((path, line),), 0,
                                       kind="framework"))
     strong = [lp for lp in session.loops if lp.kind == "framework" or lp.depth <= 1]
+    steps = _steps(graph, reach, llm_sites)
     if not strong:  # event-driven agents: one model step per event
-        session.loops = _steps(graph, reach, llm_sites) + session.loops
+        session.loops = steps + session.loops
+    else:  # a loop was found, but a function named as the agent's step still drives the model
+        session.loops += [st for st in steps if "step" in st.node.rsplit(".", 1)[-1].lower()
+                          and not any(lp.node == st.node for lp in session.loops)][:1]
     # The model drives what the innermost loops reach: a REPL or UI loop around the agent loop
     # also runs the person's own commands, which are not the model's.
     real = [lp for lp in session.loops if lp.kind in ("loop", "framework")]
@@ -175,7 +179,8 @@ _ASK = re.compile(r"^(a?completion|complete|a?generate\w*|a?chat\w*|a?invoke|cal
                   r"predict|respond|run_llm|call_llm|llm_call)$")
 
 
-_ASKER = re.compile(r"(^|\.)(_?llm|_?model|_?client|chat_model|_?lm|provider|llm_client)(?:\.(\w+))?$")
+_ASKER = re.compile(r"(^|\.)(_?llm|_?model|_?client|chat_model|_?lm|provider|llm_client|model_backend|"
+                    r"_?backend|\w+_llm|llm_\w+)(?:\.(\w+))?$")
 
 
 def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
