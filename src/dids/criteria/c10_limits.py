@@ -67,12 +67,18 @@ def assess(ctx: Context) -> CriterionAssessment:
         dtext = "Limits have shipped numeric defaults that the model's tools cannot change."
     b.set("D", d, dtext, settable[:2] + caps[:2] + [t for t in timeouts if t.data.get("scope") == "setting"][:1]
           or [no_search])
-    ceilings = [int(x.data["value"]) for x in loop_caps + caps
+    # the magnitude that bounds spend is the agent loop's own cap: its value, or the default of
+    # the setting it compares with (a retry count or a depth limit bounds nothing of the run)
+    header = [x for x in loop_caps if x.data.get("where") == "loop"]
+    bounds = {str(x.data.get("bound", "")).split(".")[-1] for x in header}
+    ceilings = [int(x.data["value"]) for x in header
                 if isinstance(x.data.get("value"), int) and int(x.data["value"]) > 0]
+    ceilings += [int(x.data["value"]) for x in caps if str(x.data.get("name")) in bounds
+                 and isinstance(x.data.get("value"), int) and int(x.data["value"]) > 0]
     tight = bool(ceilings) and min(ceilings) <= 25
     if not s:
         bl, btext = 0, "A runaway agent is unbounded: nothing stops it short of killing the process."
-    elif tight and loop_caps and not cost:
+    elif tight and header and not cost:
         bl, btext = 2, (f"Model spend is bounded to about {min(ceilings)} steps per run; "
                         "nothing bounds tokens or cost.")
     elif cancel and not settable:

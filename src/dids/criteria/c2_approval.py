@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..models import CriterionAssessment, Kind
 from ..probes.base import finding
 from .base import ConfigBuilder, Context, assessor
@@ -43,7 +45,12 @@ def assess(ctx: Context) -> CriterionAssessment:
     configs = []
     mode_off = bool(allow_modes) and not on_flags
     gates = [g for g in f["approval.gate"] if str(g.data.get("reach", "default")) != "off-path"]
-    if not (records or hooks or regs) and (gates or not (prompts or flags)):
+    # per-tool approval flags, pre-tool hooks and persisted decisions are judged below; any
+    # other agent by the human decisions on its model's path
+    tool_flags = [x for x in flags if x.data.get("asks") is not None and re.match(
+        r"^(requires?|needs?)_(approval|confirmation)$|^approval_required$",
+        str(x.data.get("name", "")))]
+    if not (records or hooks or regs or tool_flags):
         return _from_gates(ctx, gates, powerful, undo, none)
     if s == 0:
         b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)

@@ -106,8 +106,10 @@ def assess(ctx: Context) -> CriterionAssessment:
     else:
         c_level = 1
     default.set("C", min(c_level, dflt_level + 1),
-                f"{len(spawns)} process spawns in {len(spawn_files)} files; "
-                f"{len(uncovered)} of them run outside any isolation wrapper on the default path.",
+                (f"{len(spawns)} {'model-driven ' if sh.has_session else ''}process spawns in "
+                 f"{len(spawn_files)} files; {len(uncovered)} of them run outside any isolation "
+                 "wrapper on the default path." if spawns else
+                 "The model's actions reach no host process spawn on the default path."),
                 (uncovered or default_wrappers)[:3])
     container_default = dflt_level == 2 and any(
         w.data.get("wrapper") in ("container", "docker") for w in default_wrappers)
@@ -145,8 +147,10 @@ def assess(ctx: Context) -> CriterionAssessment:
         default.set("B", 1, "Restricted code still runs in the agent's process and memory; "
                     "only the allowlist stands between it and the host.", restricted[:1] + inproc[:2])
     elif leaky:
-        default.set("B", 0, f"{len(leaky)} spawns pass or inherit the parent's environment, so "
-                    "any credential the agent process holds is in reach of the child.", leak_ev)
+        default.set("B", 0, f"{len(leaky)} " + ("spawns on the exec code (not reached by the "
+                    "default session's tools)" if no_model_exec else "spawns") + " pass or inherit "
+                    "the parent's environment, so any credential the agent process holds is in "
+                    "reach of the child.", leak_ev)
     elif container_default:
         default.set("B", 2, "Model actions run inside a container with an environment the "
                     "orchestrator builds: no host files or agent keys unless mounted or injected; "

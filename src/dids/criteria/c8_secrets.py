@@ -200,7 +200,9 @@ def _blast(ctx: Context, deploy):
         inproc = [p for p in leaks if p.cls in ("inprocess", "restricted", "kernel")]
         what = ("Model-written code runs inside the agent's process, which holds its API keys "
                 "and loaded .env values" if inproc else
-                f"{len(leaks)} model-driven processes inherit the agent's environment")
+                f"{len(leaks)} " + ("model-driven processes" if sh.has_session else
+                                    "processes started on the scored path")
+                + " inherit the agent's environment")
         ev = [p.finding for p in leaks[:2]] + _ambient_sources(ctx)[:2] + deploy[:1]
         return 0, f"{what}: long-lived keys are in reach of what the model runs.", ev
     driven = sh.model_exec()

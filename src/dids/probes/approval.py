@@ -20,7 +20,7 @@ _PROMPT_CALL = Names(r"^(input|Confirm\.ask|Prompt\.ask|click\.confirm|typer\.co
 _PROMPT_CONTEXT = re.compile(r"approv|allow|permi|run this|run the|execut|command|tool|action|code", re.I)
 _PROMPT_CHORE = re.compile(r"install|overwrite|remote|wizard|setup|login|config|delete the|reset|"
                            r"upgrade|update available|telemetry|continue\?|feedback|shar(e|ing)|"
-                           r"consent|onboard|rating", re.I)
+                           r"consent|onboard|rating|issue|report|bug|github|crash|exit|quit", re.I)
 _MODE_KEY = Names(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
                   r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
 _ALLOW_ALL = re.compile(r"^(high|full|full_auto|auto|yolo|allow\w*|bypass\w*|never|trust\w*|true|1|on|"
@@ -140,8 +140,8 @@ def modes(index: RepoIndex):
                       best.path, best.line, key=best.key, value=v, allow_all=allow_all)
 
 
-_REVERSIBLE = Names(r"(create|take|save|make|restore)_?(checkpoint|snapshot)|dry_?run|\bundo|"
-                    r"revert_(change|edit|file|action)", re.I)
+_REVERSIBLE = Names(r"(create|take|save|make|restore)_?checkpoint|restore_?snapshot|"
+                    r"dry_?run|\bundo|revert_(change|edit|file|action)", re.I)
 
 
 @probe("approval.reversibility", ("C2",), "Checkpoint or preview consequential actions.")
@@ -154,6 +154,7 @@ def reversibility(index: RepoIndex):
 
 _GATE_WORDS = re.compile(r"approv|confirm|allow|permi|proceed|run this|execut|\by/n\b|\[y/n\]|"
                          r"yes/no|\(y\)|continue\?|accept|reject|deny", re.I)
+_MODEL_CLASS = re.compile(r"(Model|LLM|Llm|Backend|Provider)$")
 _STATE_GATE = (r"\b(AWAITING_(USER_)?CONFIRMATION|awaiting_confirmation|PENDING_APPROVAL|"
                r"pending_approval|APPROVAL_REQUIRED|ApprovalRequired|AWAITING_APPROVAL|"
                r"requires_confirmation|NEEDS_APPROVAL)\b")
@@ -177,6 +178,8 @@ def gates(index: RepoIndex):
         context = text + " " + func + " " + _nearby(index, facts.path, c.line)
         if not _GATE_WORDS.search(context) or _PROMPT_CHORE.search(text + " " + func):
             continue
+        if c.cls and _MODEL_CLASS.search(c.cls.split(".")[-1]):
+            continue  # a person standing in for the model (a human "model" class) is not a gate
         if model is not None and not _reached_from(model.graph, driven, facts.path, c.line):
             continue
         yield finding("approval.gate", f"{c.raw}(...) in {func or 'module scope'} asks the person "

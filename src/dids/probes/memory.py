@@ -81,7 +81,8 @@ _USER_DIR = [r"""expanduser\(\s*f?["']~/?\.[\w-]+""", r"""home\(\)\s*/\s*["']\.[
              r"""\b(platformdirs|appdirs)\.user_(config|data)_dir\(""", r"""\buser_(config|data)_dir\(\s*["']"""]
 _FOREIGN_DIR = re.compile(r"""["']~?/?\.(ssh|aws|kube|docker|gnupg|git\w*|npm|cache|local|azure|"""
                           r"""gcloud|config/gcloud|netrc|pypirc)\b|["'](Desktop|Downloads|Documents)["']""")
-_DEFINES = re.compile(r"toolset|tools?\b|mcp|profile|start_script|command|plugin|hook|skill", re.I)
+_DEFINES = re.compile(r"toolset|custom_tool|mcp_server|mcpservers|profile|start_script|plugin|"
+                      r"hook|skill|microagent", re.I)
 
 
 @probe("memory.user_config", ("C6",), "Protect the agent's own configuration from its tools.")

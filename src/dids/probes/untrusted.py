@@ -13,6 +13,9 @@ _WRAP_LOOSE = r"""f["'].*<[A-Za-z][\w-]*[^<>]*>.*\{[^}]+\}.*</[A-Za-z]"""
 _DATA_TAG = re.compile(r"file|document|content|data|input|output|result|observation|context|"
                        r"untrusted|external|tool|attach|email|message|page|web|search|log|ticket|"
                        r"alert|source|snippet|quote", re.I)
+# what a delimiter must wrap: content that came from outside (not the agent's own names)
+_DATA_VALUE = re.compile(r"result|output|content|text|data|page|file|observation|response|"
+                         r"\bdoc|body|log|message|html|read\(|payload|email|input", re.I)
 _RULES = [r"(never|do not|don't|must not)\s+(obey|follow|execute|act on)\s+(any\s+)?(instructions?|commands?)"
           r"\s+(embedded|found|contained|included|inside|within|in)",
           r"\b(xpia|prompt[ -]injection|cross[- ]prompt)\b",
@@ -39,8 +42,9 @@ def spotlight(index: RepoIndex):
     # content wrapped between a matching open/close tag around an interpolated value
     for h in index.live_hits([_WRAP_LOOSE], globs=("*.py",)):
         m = re.search(_WRAP, h.text)  # ripgrep has no back-references: the tag pair here
-        if m and _DATA_TAG.search(m.group(1)) and not _SANDBOX_CTX.search(h.text) and \
-                (h.path, h.line) not in seen:
+        inner = " ".join(re.findall(r"\{([^}]+)\}", h.text))
+        if m and _DATA_TAG.search(m.group(1)) and _DATA_VALUE.search(inner) and \
+                not _SANDBOX_CTX.search(h.text) and (h.path, h.line) not in seen:
             seen.add((h.path, h.line))
             yield finding("untrusted.spotlight", f"Content is wrapped in <{m.group(1)}> tags "
                           "before the model sees it.", h.path, h.line, how="delimiter")
