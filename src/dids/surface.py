@@ -1,61 +1,76 @@
-"""Header facts: the repository's name and description, the agent surface line, the tool list."""
+"""The agent surface line (default session), and the tool list, from the session facts.
+
+Each of the nine capabilities is `yes` when the default session holds it, `opt-in` when a
+shipped mechanism gives it only after a user choice (another tool list, a backend, a flag, a
+configured integration or extension), and `no` when nothing in the live code gives it.
+"""
 
 from __future__ import annotations
 
-import re
-
-from .index.repo import RepoIndex
 from .models import Tool
-from .probes.base import Findings
+
+KEYS = ("code_execution", "filesystem_write", "network_egress", "external_credentials",
+        "persistent_memory", "untrusted_input", "third_party_extensions", "sub_agents",
+        "external_communication")
 
 
-def describe(index: RepoIndex, url: str) -> tuple[str, str]:
-    name = re.sub(r"\.git$", "", url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]) or "repository"
-    what = "Description not found in pyproject.toml or README."
-    for path in ("pyproject.toml",):
-        if path in index.files:
-            m = re.search(r'^description\s*=\s*"([^"]{5,300})"', index.text(path), re.M)
-            if m:
-                what = m.group(1)
-                break
-    return name, what
+def _on(items):
+    return [x for x in items if str(x.data.get("reach", "default")).split(":")[0] in ("default", "library")]
 
 
-def surface(index: RepoIndex, findings: Findings) -> tuple[dict[str, str], list[Tool]]:
-    keys = ("code_execution", "filesystem_write", "network_egress", "external_credentials",
-            "persistent_memory", "untrusted_input", "third_party_extensions", "sub_agents",
-            "external_communication")
-    out = {k: "not assessed" for k in keys}
-    tools: list[Tool] = []
-    caps: set[str] = set()
-    for f in findings["tools.inventory"]:
-        tool_caps = tuple(str(f.data["capabilities"]).split(","))
-        caps.update(tool_caps)
-        approval = f.data.get("approval")
-        tools.append(Tool(name=str(f.data["name"]), path=f.location.path if f.location else "",
-                          line=f.location.start_line if f.location else 0,
-                          registration=str(f.data["registration"]), capabilities=tool_caps,
-                          requires_approval=None if approval is None else approval == "True"))
-    out["code_execution"] = "yes" if findings["exec.spawn"] or "exec" in caps else "no"
-    if tools:
-        # only claim what the tool bodies show; absence stays "not assessed", never "no"
-        for key, cap in (("filesystem_write", "fs_write"), ("network_egress", "network"),
-                         ("external_communication", "external_comm")):
-            if cap in caps:
-                out[key] = "yes"
-    if "credentials" in caps or findings["secrets.deploy_env"] or findings["identity.ambient"]:
-        out["external_credentials"] = "yes"
-    out["persistent_memory"] = "yes" if (findings["memory.model_write"] or
-                                         findings["memory.extraction"]) else "no"
-    if findings["untrusted.source"] or "network" in caps:
-        out["untrusted_input"] = "yes"
-    if findings["ext.remote_code"]:
-        out["third_party_extensions"] = "yes"
-    elif findings["ext.mcp_stdio"] or findings["ext.loader"]:
-        out["third_party_extensions"] = "opt-in"
-    else:
-        out["third_party_extensions"] = "no"
-    out["sub_agents"] = "yes" if findings["agents.sub"] else "no"
-    if tools and out["external_communication"] == "not assessed":
-        out["external_communication"] = "no"  # no recognised tool sends messages out
-    return out, tools
+def _state(default: bool, opt: bool) -> str:
+    return "yes" if default else ("opt-in" if opt else "no")
+
+
+def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
+    from .criteria.c3_scoping import caps, default_tools
+    from .criteria.facts import shared
+
+    f = ctx.findings
+    sh = shared(ctx)
+    tools = default_tools(ctx)
+    default_names = {id(t) for t in tools}
+    inventory = [t for t in f["tools.inventory"] if not t.data.get("base")
+                 and str(t.data.get("reach", "default")) != "off-path"]
+    other = [t for t in inventory if id(t) not in default_names]  # shipped, not in the session
+
+    def has(pool, *wanted) -> bool:
+        return any(caps(t) & set(wanted) for t in pool)
+
+    model = sh.model_exec()
+    opt_exec = sh.model_exec(opt_in=True) or [p for p in sh.exec_paths if p.opt_in]
+    free_code = [p for p in model if p.cls in ("host", "inprocess", "kernel")]  # not filtered
+    out = {}
+    disabled_exec = [t for t in f["tools.inventory"] if t.data.get("disabled") and
+                     caps(t) & {"exec", "shell"}]
+    out["code_execution"] = _state(bool(model) or has(tools, "exec", "shell"),
+                                   bool(opt_exec) or bool(disabled_exec) or has(other, "exec", "shell"))
+    out["filesystem_write"] = _state(has(tools, "fs_write") or bool(free_code),
+                                     has(other, "fs_write") or bool(model) or bool(opt_exec))
+    out["network_egress"] = _state(has(tools, "network") or bool(free_code) or bool(model),
+                                   has(other, "network") or bool(opt_exec))
+    creds = _on(f["secrets.env_key"]) + [x for x in _on(f["sem.credential"])] + _on(f["identity.ambient"])
+    out["external_credentials"] = _state(bool(creds) or has(tools, "credentials"),
+                                         has(other, "credentials"))
+    memory = _on(f["memory.model_write"] + f["memory.extraction"] + f["records.event_store"])
+    out["persistent_memory"] = _state(bool(memory), bool(_on(f["records.transcript"])))
+    untrusted = _on(f["untrusted.source"])
+    out["untrusted_input"] = _state(bool(untrusted) or has(tools, "network") or bool(model),
+                                    has(other, "network"))
+    ext = [x for x in f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]
+           if str(x.data.get("reach", "default")) != "off-path"]
+    out["third_party_extensions"] = _state(False, bool(ext))
+    subs = [x for x in f["agents.sub"] if str(x.data.get("reach", "default")) != "off-path"]
+    sub_default = [x for x in subs if x.data.get("how") == "tool" and id(x) in default_names]
+    out["sub_agents"] = _state(bool(sub_default), bool(subs))
+    out["external_communication"] = _state(has(tools, "external_comm"),
+                                           has(other, "external_comm") or has(inventory, "external_comm"))
+    tool_list = []
+    for t in tools:
+        approval = t.data.get("approval")
+        tool_list.append(Tool(name=str(t.data["name"]), path=t.location.path if t.location else "",
+                              line=t.location.start_line if t.location else 0,
+                              registration=str(t.data["registration"]),
+                              capabilities=tuple(str(t.data["capabilities"]).split(",")),
+                              requires_approval=None if approval is None else approval == "True"))
+    return out, tool_list
