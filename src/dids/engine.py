@@ -18,6 +18,7 @@ from .probes import run_probes
 from .rubric import load_rubric
 from .scoring import improvements, score_criterion, total_score
 from .sentences import agree_counts, true_to_evidence
+from .agent_view import scored_sentence, summarize
 from .surface import surface
 
 
@@ -80,6 +81,7 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
     url = repo_url or index.snapshot.url
     name, what = describe(index, url)
     surf, tools = surface(ctx)
+    agent = summarize(ctx)
     assessed = [r for r in results if r.assessed]
     r2 = _rule_of_two(ctx)
     report = Report(
@@ -91,7 +93,8 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         name=name,
         what_it_is=what,
         category="AI agent repository",
-        scored_configuration=_scored_configuration(findings),
+        scored_configuration=scored_sentence(agent, index.agent),
+        agent=agent,
         surface=surf,
         criteria=results,
         score=total,
@@ -106,25 +109,6 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
     )
     return report
 
-
-def _scored_configuration(findings) -> str:
-    """The shipped defaults the levels rest on: sandbox selectors, approval modes and flags,
-    telemetry and row-level isolation, as the default configuration sets them."""
-    parts = []
-    for f in findings["exec.selector"] + findings["approval.mode"] + findings["memory.rls"]:
-        if f.data.get("key") and f.data.get("value"):
-            parts.append(f"{f.data['key']}={f.data['value']}")
-        elif f.probe == "memory.rls":
-            parts.append(f.claim.rstrip("."))
-    for f in findings["secrets.telemetry"]:
-        if f.probe == "secrets.telemetry_default":
-            parts.append(f"{f.data['key']} ({'on' if f.data['on'] else 'off'})")
-    off = sorted({str(f.data["name"]) for f in findings["approval.flag"] if f.data.get("asks") is False})
-    if off:
-        parts.append("approval flags " + ", ".join(off[:3]) + " default off")
-    base = "Shipped defaults of the pinned commit (compose, .env example, code and parameter defaults)"
-    uniq = list(dict.fromkeys(parts))
-    return base + (": " + "; ".join(uniq[:8]) if uniq else "") + "."
 
 def _summary(name: str, results, total: float) -> str:
     assessed = [r for r in results if r.assessed]

@@ -197,4 +197,5 @@ class Report(BaseModel):
     limitations: list[str] = Field(default_factory=list)
     tools: list[Tool] = Field(default_factory=list)
     stats: dict[str, int | float] = Field(default_factory=dict)
+    agent: dict = Field(default_factory=dict)  # the agent model as shown (agent_view.summarize)
     commit_date: str = ""  # the scored commit's committer date (YYYY-MM-DD)

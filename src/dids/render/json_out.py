@@ -42,6 +42,7 @@ def report_dict(report: Report) -> dict:
         "score": report.score,
         "band": report.band,
         "scored_configuration": report.scored_configuration,
+        "agent": report.agent,
         "criteria": criteria,
         "surface": report.surface,
         "tools": [t.model_dump() for t in report.tools],

@@ -70,7 +70,10 @@ def render_markdown(report: Report) -> str:
                        f"Same default session? {r2['same_session']}")
     else:
         rule_of_two = "Not assessed: the untrusted-input criterion (C5) has no detector yet."
+    from .picture import mermaid, prose
+
     tpl = env.get_template("card.md.j2")
     return tpl.render(r=report, cites=cites, kind_of=kind_of, cite_text=cite_text,
                       assessment_cfg=assessment_cfg, surface_line=surface_line,
-                      rule_of_two=rule_of_two)
+                      rule_of_two=rule_of_two, agent_picture=mermaid(report.agent),
+                      agent_prose=prose(report.agent))
