@@ -56,7 +56,7 @@ def test_hostile_names_cannot_break_out_of_a_label_or_the_code_block():
     assert "```" not in chart and "\u202e" not in chart and '"]  -->' not in chart
     label_lines = [ln for ln in chart.splitlines() if ln.strip().startswith("T0[")]
     assert len(label_lines) == 1 and label_lines[0].count('"') == 2
-    # one tool, so exactly one line fewer than the two-tool chart: nothing was injected
+    # one tool: exactly its node and edge fewer than the two-tool chart, nothing injected
     assert len(chart.splitlines()) == len(mermaid(_agent()).splitlines()) - 2
 
 
