@@ -188,3 +188,31 @@ def test_debug_shows_the_traceback_of_an_internal_error(sample_repo):
     assert debug.returncode == 3
     assert "Traceback (most recent call last)" in debug.stderr and "RuntimeError: boom" in debug.stderr
     assert debug.stderr.rstrip().splitlines()[-1].startswith("dids: internal error:")
+
+
+def test_explain_prints_the_trail_of_one_criterion(cli, sample_repo):
+    text = cli("explain", "c4", str(sample_repo)).stdout
+    assert text.startswith("C4 ")
+    assert "Configuration " in text and "S (strength) = L" in text and "B (blast radius) = L" in text
+    # the decisive citation of each level comes first, with its location, kind and placement
+    first = re.search(r"  S \(strength\).*?\n(?:      next level.*\n)?    1\. decisive \[(\w+)\] (\S+):", text)
+    assert first and first.group(1) in ("verified", "inferred", "search")
+    assert first.group(2).startswith("agent/tools.py")
+    assert "reach " in text
+    # a compose file is not parsed source: no reach is claimed for it
+    compose = text.split("docker-compose.yml:5", 1)[1].split("\n", 2)[1]
+    assert "reach" not in compose
+    data = json.loads(cli("explain", "4", str(sample_repo), "--format", "json").stdout)
+    assert data["criterion"] == "C4"
+    assert [d["dimension"] for d in data["configurations"][0]["dimensions"]] == ["S", "C", "D", "B"]
+    counted = [c for c in data["configurations"] if c["counted"]]
+    assert len(counted) == 1
+    # the trail explains the levels the report counts, not some other configuration's
+    report = json.loads(cli("score", str(sample_repo), "--format", "json", "--no-cache").stdout)
+    c4 = report["criteria"][3]
+    assert {d["dimension"]: d["level"] for d in counted[0]["dimensions"]} == c4["levels"]
+
+
+def test_explain_refuses_an_unknown_criterion_before_cloning(cli, tmp_path):
+    proc = cli("explain", "C11", str(tmp_path / "nowhere"), check_rc=2)
+    assert "unknown criterion" in proc.stderr

@@ -348,6 +348,45 @@ def _write_sarif(path: Path, text: str, *, quiet_ok: bool = False) -> None:
     _done(f"SARIF written to {path}")
 
 
+class ExplainFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def explain(
+    criterion: str = typer.Argument(..., metavar="CRITERION", help="C1 … C10 (or 1 … 10)."),
+    target: str = typer.Argument(..., metavar="TARGET", help=_TARGET_HELP),
+    commit: Optional[str] = typer.Option(None, "--commit", help="Revision to score (default HEAD)."),
+    fmt: Optional[ExplainFormat] = typer.Option(None, "--format",
+                                                help="text (default) or json."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help=_OUTPUT_HELP),
+    repo_url: Optional[str] = typer.Option(None, "--repo-url",
+                                           help="URL to show (when scoring a local copy)."),
+    timeout: float = _timeout_option(),
+    quiet: bool = _QUIET,
+    verbose: bool = _VERBOSE,
+    debug: bool = _DEBUG,
+) -> None:
+    """The evidence trail behind one criterion's levels: every level, why, what the next needs,
+    and each citation with its reach and call path from an entry point."""
+    import json
+
+    from .acquire.budget import time_budget
+    from .engine import explain_target
+    from .explain import criterion_id, explain as trail_of, render_text
+
+    _setup(quiet, verbose, debug)
+    out_fmt = _format_of(fmt, output, ("text", "json"), "text", command="explain")
+    cid = criterion_id(criterion)  # a typo fails before the repository is cloned
+    with time_budget(timeout), _progress(f"explaining {cid} on {target}"):
+        report, model = explain_target(target, commit, repo_url=repo_url)
+        trail = trail_of(report, model, cid)
+    text = json.dumps(trail, indent=2) + "\n" if out_fmt == "json" else render_text(trail)
+    _write(text, output, f"{cid} trail ({out_fmt})")
+    notices.finish()
+
+
 @cache_app.command("info")
 def cache_info(
     quiet: bool = _QUIET,

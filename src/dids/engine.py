@@ -67,6 +67,16 @@ def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
     return report
 
 
+def explain_target(target: str, rev: str | None = None, *, limits: Limits | None = None,
+                   repo_url: str | None = None) -> tuple[Report, object]:
+    """Score TARGET at REV from scratch and keep the agent model: `dids explain` places every
+    piece of evidence on it (a cached report has no model, so nothing is read from the cache)."""
+    snapshot = acquire(target, rev)
+    index = build_index(snapshot, limits)
+    report = score_index(index, repo_url=repo_url)
+    return report, index.agent
+
+
 def score_index(index: RepoIndex, *, reviewed: str | None = None,
                 repo_url: str | None = None) -> Report:
     rubric = load_rubric()
