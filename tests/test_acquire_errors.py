@@ -50,7 +50,9 @@ def _bare(path):
 def test_stale_cached_clone_is_named(cli, repo, tmp_path):
     """A failed refresh of the cached clone still scores (offline work goes on), but says which
     commit, of which date, it scored."""
-    old = repo.commit({"agent/tool.py": "import subprocess\n"})
+    # a tiny agent loop, so the only warning the run can give is the one under test
+    old = repo.commit({"agent/tool.py": "def run(client):\n    while True:\n"
+                                        "        client.chat.completions.create(messages=[])\n"})
     url = f"file://{repo.path}"
     first = cli("score", url, "--format", "json")
     assert '"commit": "' + old in first.stdout and first.stderr == ""

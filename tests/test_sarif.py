@@ -201,6 +201,13 @@ def test_every_result_is_accepted_by_github(cli, sample_repo, repo, shape):
     log = json.loads(cli("score", str(path), "--format", "sarif").stdout)
     _validate(log)
     results = log["runs"][0]["results"]
+    if shape in ("readme-only", "project-only", "typescript"):
+        # no source dids assesses: no gaps are claimed, the reason is notified instead
+        notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        assert results == [] and notes[0]["level"] == "warning"
+        assert notes[0]["message"]["text"].startswith("could not assess: No Python source")
+        assert github_ingestion_problems(log, _files(path)) == []
+        return
     assert results  # every shape has gaps to show
     assert github_ingestion_problems(log, _files(path)) == []
     fingerprints = [r["partialFingerprints"]["didsGap/v1"] for r in results]
@@ -211,7 +218,8 @@ def test_every_result_is_accepted_by_github(cli, sample_repo, repo, shape):
 
 
 def test_repository_level_gaps_sit_where_a_fix_starts(cli, repo):
-    repo.commit({"README.md": "# hi\n", "pyproject.toml": '[project]\nname = "x"\n'})
+    repo.commit({"README.md": "# hi\n", "pyproject.toml": '[project]\nname = "x"\n',
+                 "x/core.py": "VALUE = 1\n"})
     log = json.loads(cli("score", str(repo.path), "--format", "sarif").stdout)
     fallback = [r for r in log["runs"][0]["results"]
                 if r["properties"].get("locatedAt") == "fallback"]

@@ -20,6 +20,7 @@ from .scoring import improvements, score_criterion, total_score
 from .sentences import agree_counts, true_to_evidence
 from .agent_view import scored_sentence, summarize
 from .surface import surface
+from .coverage import assess as assess_coverage, assessed_languages
 
 
 def score_target(target: str, rev: str | None = None, *, reviewed: str | None = None,
@@ -32,11 +33,21 @@ def score_target(target: str, rev: str | None = None, *, reviewed: str | None = 
     snapshot = acquire(target, rev)
     report = score_snapshot(snapshot, limits=limits, repo_url=repo_url, use_cache=use_cache)
     report = report.model_copy(update={"reviewed": reviewed or date.today().isoformat()})
+    _warn_partial(report)
     if previous is None:
         return report
     from .diff import entry_from_previous
 
     return report.model_copy(update={"reaudit_log": [entry_from_previous(report, previous)]})
+
+
+def _warn_partial(report: Report) -> None:
+    """What could not be assessed goes to stderr too: a CI log or a pipe to jq must not read a
+    silent L0 as the repository's weakness (from the cache as well as from a fresh run)."""
+    from . import notices
+
+    for why in report.could_not_assess:
+        notices.warn(f"could not assess: {why}")
 
 
 def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
@@ -86,7 +97,15 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         index.agent = build_model(index)
     findings = run_probes(index)
     ctx = Context(index=index, findings=findings, rubric=rubric)
-    results = [score_criterion(a, rubric) for a in true_to_evidence(assess_all(ctx), findings)]
+    cov = assess_coverage(ctx)
+    assessments = true_to_evidence(assess_all(ctx), findings)
+    if cov.nothing:  # no level would rest on anything dids read: none is given
+        assessments = [a.model_copy(update={"assessed": False, "configurations": (),
+                                            "summary": "Could not assess: " + cov.reasons[0]})
+                       for a in assessments]
+    results = [score_criterion(a, rubric) for a in assessments]
+    if cov.partial:  # levels on a part, or on nothing found: never High confidence
+        results = [r.model_copy(update={"confidence": "Low"}) for r in results]
     total = total_score(results)
     url = repo_url or index.snapshot.url
     name, what = describe(index, url)
@@ -109,22 +128,29 @@ def score_index(index: RepoIndex, *, reviewed: str | None = None,
         criteria=results,
         score=total,
         band=rubric.band(total),
-        summary=_summary(name, results, total),
+        summary=_summary(name, results, total, cov),
         critical_gaps=_critical_gaps(results, rubric),
         rule_of_two=r2,
         improvements=improvements(results, rubric),
-        limitations=[agree_counts(line) for line in _limitations(index, results)],
+        limitations=[agree_counts(line) for line in _limitations(index, results, cov)],
+        could_not_assess=list(cov.reasons),
         tools=tools,
         stats={**index.stats, "assessed_criteria": len(assessed)},
     )
     return report
 
 
-def _summary(name: str, results, total: float) -> str:
+def _summary(name: str, results, total: float, cov) -> str:
     assessed = [r for r in results if r.assessed]
     missing = [r.id for r in results if not r.assessed]
+    if cov.nothing:
+        return re.sub(r"\s+", " ", f"dids could not assess {name}: {cov.reasons[0]} The 0.0 is "
+                      "not a finding about the repository.").strip()
     weakest = sorted(assessed, key=lambda r: r.score)[:2]
     text = f"{name} scores {total:.1f} / 10.0 on the criteria dids assessed statically. "
+    if cov.partial:
+        text += "The levels rest on part of the product (see Could not assess); read them as a " \
+                "lower bound. "
     for r in weakest:
         text += f"{r.id} ({r.title}) scores {r.score:.2f}: {r.summary} "
     if missing:
@@ -174,11 +200,12 @@ def _critical_gaps(results, rubric) -> list[dict]:
     return gaps
 
 
-def _limitations(index: RepoIndex, results) -> list[str]:
+def _limitations(index: RepoIndex, results, cov) -> list[str]:
     out = ["Static source review of the pinned commit only; nothing from the repository was "
            "executed, imported or installed."]
+    out += [f"Could not assess: {why} Every level is Low confidence." for why in cov.reasons]
     missing = [r.id for r in results if not r.assessed]
-    if missing:
+    if missing and not cov.nothing:
         out.append("Not assessed (no detector yet, scored 0.00, confidence Low): "
                    + ", ".join(missing) + ".")
     out.append(f"Indexed {index.stats['files']} files; parsed {index.stats['python_parsed']} "
@@ -199,6 +226,7 @@ def _limitations(index: RepoIndex, results) -> list[str]:
         more = f" and {len(index.links) - 10} more" if len(index.links) > 10 else ""
         out.append(f"{len(index.links)} symbolic links were reported (path and target text), "
                    f"never followed or read: {shown}{more}.")
-    out.append("Only Python sources are parsed; TypeScript/JavaScript code is searched but not "
-               "assessed.")
+    if "TypeScript/JavaScript" not in assessed_languages(index.agent):
+        out.append("TypeScript/JavaScript is parsed into the index (manifests, settings, facts) but "
+                   "the agent model and the criteria assess Python only.")
     return out

@@ -198,4 +198,5 @@ class Report(BaseModel):
     tools: list[Tool] = Field(default_factory=list)
     stats: dict[str, int | float] = Field(default_factory=dict)
     agent: dict = Field(default_factory=dict)  # the agent model as shown (agent_view.summarize)
+    could_not_assess: list[str] = Field(default_factory=list)  # coverage.assess reasons
     commit_date: str = ""  # the scored commit's committer date (YYYY-MM-DD)

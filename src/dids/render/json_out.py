@@ -43,6 +43,7 @@ def report_dict(report: Report) -> dict:
         "band": report.band,
         "scored_configuration": report.scored_configuration,
         "agent": report.agent,
+        "could_not_assess": report.could_not_assess,
         "criteria": criteria,
         "surface": report.surface,
         "tools": [t.model_dump() for t in report.tools],

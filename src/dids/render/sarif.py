@@ -252,6 +252,10 @@ def render_sarif(report: Report, claims=None, *, applied: bool = False,
                          for c in view["criteria"]},
         },
     }
+    if report.could_not_assess:  # what dids could not see is said where code scanning shows it
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [
+            {"level": "warning", "message": {"text": "could not assess: " + " ".join(why.split())}}
+            for why in report.could_not_assess]}]
     repo = _repo_uri(report.repo_url)
     if repo:
         run["versionControlProvenance"] = [{"repositoryUri": repo, "revisionId": report.commit}]
