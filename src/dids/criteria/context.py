@@ -2,7 +2,7 @@
 
 An assessor cites first the construct its level rests on; after it, each dimension lists the
 nearby facts of the session that the level is about (the model's executors and what they hold,
-the agent loop, the tools, the credentials, the gates), up to the six citations a level keeps.
+the agent loop, the tools, the credentials, the gates), up to the nine citations a level keeps.
 Every added citation is a finding with its own claim, true of its line; it never changes a level.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..models import CriterionAssessment, Evidence
 from .facts import gate_state, shared
 
-_LIMIT = 6
+_LIMIT = 9
 
 
 def _on(items):
@@ -47,6 +47,9 @@ def _pools(ctx) -> dict[str, list]:
         "ext": _on(f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]),
         "spots": _on(f["untrusted.spotlight"]),
         "telemetry": _on(f["sem.telemetry"]) + [x for x in _on(f["secrets.telemetry"])],
+        **{f"set:{t}": [x for x in _on(f["config.default"]) if x.data.get("topic") == t]
+           for t in ("approval", "sandbox", "tools", "network", "secrets", "telemetry", "limits",
+                     "extensions", "memory", "audit")},
         "protect": _on(f["secrets.replacement"] + f["secrets.masking"] + f["secrets.secret_type"]
                        + f["secrets.export_exclusion"] + f["secrets.masked_prompt"]
                        + f["secrets.encryption"] + f["secrets.file_mode"]),
@@ -54,17 +57,26 @@ def _pools(ctx) -> dict[str, list]:
 
 
 # per criterion and dimension: the pools whose facts follow the assessor's own evidence
+# (`set:<topic>`: where the shipped default of a setting on that topic is defined)
 PLAN = {
-    "C1": {"S": ("creds", "exec"), "C": ("exec", "creds"), "D": ("creds", "config"), "B": ("exec", "creds")},
-    "C2": {"S": ("gates", "dispatch"), "C": ("gates", "tools"), "D": ("gates",), "B": ("exec", "tools")},
-    "C3": {"S": ("tools", "filters"), "C": ("tools", "filters"), "D": ("tools",), "B": ("exec", "tools")},
-    "C4": {"S": ("exec", "filters"), "C": ("exec", "dispatch"), "D": ("exec",), "B": ("exec", "creds")},
-    "C5": {"S": ("gates", "spots"), "C": ("spots", "tools"), "D": ("gates", "spots"), "B": ("tools", "exec", "creds")},
-    "C6": {"S": ("config",), "C": ("config",), "D": ("config",), "B": ("config", "exec")},
-    "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config"), "B": ("ext", "exec")},
-    "C8": {"S": ("protect",), "C": ("protect", "exec"), "D": ("telemetry", "protect"), "B": ("creds", "exec")},
-    "C9": {"S": ("records", "loop"), "C": ("records", "loop"), "D": ("records",), "B": ("records",)},
-    "C10": {"S": ("limits", "loop"), "C": ("limits", "exec"), "D": ("settable", "limits"), "B": ("limits", "cancel")},
+    "C1": {"S": ("creds", "exec"), "C": ("exec", "creds"), "D": ("creds", "config", "set:sandbox"),
+           "B": ("exec", "creds")},
+    "C2": {"S": ("gates", "dispatch", "set:approval"), "C": ("gates", "tools"),
+           "D": ("gates", "set:approval"), "B": ("exec", "tools")},
+    "C3": {"S": ("tools", "filters"), "C": ("tools", "filters", "set:tools"),
+           "D": ("tools", "set:tools"), "B": ("exec", "tools")},
+    "C4": {"S": ("exec", "filters", "set:sandbox"), "C": ("exec", "dispatch"),
+           "D": ("exec", "set:sandbox"), "B": ("exec", "creds")},
+    "C5": {"S": ("gates", "spots"), "C": ("spots", "tools"), "D": ("gates", "spots", "set:approval"),
+           "B": ("tools", "exec", "creds", "set:network")},
+    "C6": {"S": ("config",), "C": ("config",), "D": ("config", "set:memory"), "B": ("config", "exec")},
+    "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config", "set:extensions"), "B": ("ext", "exec")},
+    "C8": {"S": ("protect", "set:secrets"), "C": ("protect", "exec"),
+           "D": ("telemetry", "protect", "set:telemetry", "set:secrets"), "B": ("creds", "exec")},
+    "C9": {"S": ("records", "loop"), "C": ("records", "loop"), "D": ("records", "set:audit"),
+           "B": ("records",)},
+    "C10": {"S": ("limits", "loop", "set:limits"), "C": ("limits", "exec"),
+            "D": ("settable", "limits", "set:limits"), "B": ("limits", "cancel")},
 }
 
 
@@ -86,7 +98,13 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
             if cfg.opt_in:  # an alternative is opt-in because of a branch: cite it
                 pools_here = ("guards",) + tuple(pools_here)
             for pool in pools_here:
-                for x in pools.get(pool, ()):
+                # the branch that makes an alternative opt-in: the nearest two, not every guard
+                items = pools.get(pool, ())
+                if pool == "guards":
+                    named = f"{cfg.name} {cfg.label}".lower()
+                    items = sorted(items, key=lambda g: str(g.data.get("setting", "")).lower()
+                                   not in named)[:4]
+                for x in items:
                     if len(ev) >= _LIMIT:
                         break
                     key = (x.location.path, x.location.start_line)

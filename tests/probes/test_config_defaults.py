@@ -1,0 +1,84 @@
+"""config.default: where safety-relevant settings get their shipped value (context citations)."""
+
+from __future__ import annotations
+
+from dids.probes.config_defaults import topic
+
+from .helpers import probe_findings
+
+SRC = '''import os
+from dataclasses import dataclass
+
+import typer
+from pydantic import BaseModel, Field
+
+MAX_ITERATIONS = 30
+UNSAFE_ALLOW_ALL = os.environ.get("TOOL_UNSAFE_ALLOW_ALL", "false")
+GREETING = "hello"
+
+
+class SecurityConfig(BaseModel):
+    confirmation_mode: bool = Field(default=False)
+    runtime: str = "docker"
+    colour: str = "blue"
+
+
+@dataclass
+class ReplSession:
+    trust_mode: bool = False
+
+
+class Thing:
+    confirmation_mode = True  # a plain class, not configuration
+
+
+def main(interactive: bool = typer.Option(True, "--interactive/--no-interactive")):
+    counter = 0
+    counter += 1
+    return interactive
+'''
+
+
+def _by_setting(found):
+    return {f.data["setting"]: f for f in found}
+
+
+def test_definitions_with_their_shipped_value_and_topic(repo):
+    found = _by_setting(probe_findings(repo, {"agent/config.py": SRC}, "config.default"))
+    lines = SRC.splitlines()
+    assert found["confirmation_mode"].data["value"] == "False"
+    assert found["confirmation_mode"].data["topic"] == "approval"
+    assert "confirmation_mode: bool" in lines[found["confirmation_mode"].location.start_line - 1]
+    assert found["runtime"].data["topic"] == "sandbox"
+    assert found["trust_mode"].data["topic"] == "approval"
+    assert found["MAX_ITERATIONS"].data["topic"] == "limits"
+    assert found["TOOL_UNSAFE_ALLOW_ALL"].data["value"] == '"false"'
+    assert found["--interactive"].data["value"] == "True"
+    assert found["--interactive"].claim.startswith("Setting --interactive defaults to True")
+
+
+def test_near_misses_do_not_fire(repo):
+    all_found = probe_findings(repo, {"agent/config.py": SRC}, "config.default")
+    found = _by_setting(all_found)
+    # a name about nothing the criteria judge, a plain class, an augmented assignment
+    assert "colour" not in found and "GREETING" not in found and "counter" not in found
+    lines = SRC.splitlines()
+    confirm = [f.location.start_line for f in all_found if f.data["setting"] == "confirmation_mode"]
+    assert confirm == [lines.index("    confirmation_mode: bool = Field(default=False)") + 1]
+
+
+def test_settings_in_tests_docs_and_comments_are_not_definitions(repo):
+    found = probe_findings(repo, {
+        "tests/test_cfg.py": "MAX_STEPS = 3\n",
+        "docs/conf.py": "MAX_STEPS = 3\n",
+        "agent/core.py": "# MAX_STEPS = 3\nVALUE = 1\n",
+    }, "config.default")
+    assert found == []
+
+
+def test_topic_order_puts_limits_before_tools():
+    assert topic("max_tool_calls") == "limits"
+    assert topic("enable_browsing") == "network"
+    assert topic("enable_cmd") == "tools"
+    assert topic("sandbox_timeout") == "limits"
+    assert topic("colour") is None
