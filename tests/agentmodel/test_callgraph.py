@@ -10,6 +10,7 @@ import pytest
 
 from dids.agent.callgraph import MODULE
 
+from .bugs import name_dispatch_ignores_follow
 from .graphs import edge_lines, edges, graph_of
 
 
@@ -542,3 +543,39 @@ def test_reached_code_runs_its_module_top_level(reach_graph):
     dist, parent = reach_graph.reach(["r/core.py::helper"])
     assert dist[f"r/core.py::{MODULE}"] == 1
     assert parent[f"r/core.py::{MODULE}"][2] == "module"
+
+
+GUARDED = {"m.py": """
+    class Agent:
+        def run(self, flag):
+            if flag:
+                self.extra()
+            return 1
+
+        def extra(self):
+            return 2
+
+
+    def main():
+        a = Agent()
+        a.run(False)
+    """}
+
+
+def _skip_guarded(src, line, how):
+    return not (src == "m.py::Agent.run" and line == 4)
+
+
+def test_follow_prunes_a_resolved_method_call_edge():
+    g = graph_of(GUARDED)
+    assert ("m.py::Agent.extra", "self") in edges(g, "m.py::Agent.run")
+    dist, _ = g.reach(["m.py::main"])
+    assert "m.py::Agent.extra" in dist
+
+
+@name_dispatch_ignores_follow
+def test_a_method_called_only_behind_a_pruned_edge_is_not_reached():
+    g = graph_of(GUARDED)
+    dist, _ = g.reach(["m.py::main"], follow=_skip_guarded)
+    assert "m.py::Agent.run" in dist
+    assert "m.py::Agent.extra" not in dist
