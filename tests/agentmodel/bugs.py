@@ -3,9 +3,9 @@
 import pytest
 
 NAME_DISPATCH_IGNORES_FOLLOW = (
-    "CallGraph.reach (src/dids/agent/callgraph.py, `for name in self.called_names.get(nid, ())`) "
+    "CallGraph.reach (src/dids/agent/callgraph.py:167, `for name in self.called_names.get(nid, ())`) "
     "releases methods called by name from every reached node without asking FOLLOW about the "
-    "call's line, and file_edges adds resolved self/attr/local calls to called_names: a method "
+    "call's line, and file_edges (line 474) adds resolved self/attr/local calls to called_names: a method "
     "called only inside a branch the defaults skip (`if self.executor_type == 'docker': "
     "self.start_docker()`) is reached by 'dispatch' and reported `default`, not opt-in")
 

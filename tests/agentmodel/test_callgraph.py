@@ -404,8 +404,8 @@ def test_alias_defined_in_an_earlier_module_reaches_its_target():
 
 
 _ALIAS_ORDER = (
-    "Resolver.file_edges (src/dids/agent/callgraph.py, the `OldName = NewName` branch of the "
-    "assigns loop) registers an alias in self.top only after the calls of its file were resolved, "
+    "Resolver.file_edges (src/dids/agent/callgraph.py:513, the `OldName = NewName` branch of "
+    "the assigns loop) registers an alias in self.top only after the calls of its file were resolved, "
     "and while the files are walked one by one: a use in the same file, or in a file walked "
     "before the defining one, never reaches the target (and the miss is memoised)")
 

@@ -260,7 +260,7 @@ EARLY_RETURN = AGENTS.replace('''            return DockerExecutor()
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "Defaults.guard_at (src/dids/agent/defaults.py) only looks at the if/elif/else blocks that "
+    "Defaults.guard_at (src/dids/agent/defaults.py:235) only looks at the if/elif/else blocks that "
     "enclose a line: a line after `if <true under the defaults>: return ...` is reported "
     "`default` although the branch always returns first, so a snippet choosing "
     "executor_type='docker' still scores the local executor as the default one"))
