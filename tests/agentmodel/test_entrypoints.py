@@ -1,0 +1,200 @@
+"""Entry points (dids.agent.entrypoints) and the README's leading path (dids.agent.readme)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dids.agent.entrypoints import _target_of_words
+from dids.agent.readme import Command, blocks, is_chore, leading_path, subcommand
+
+from .repos import modelled
+
+
+def _cmd(text: str) -> Command:
+    return Command(text, 1, text.split())
+
+
+# ------------------------------------------------------------------ readme.py
+
+def test_blocks_blank_html_comments_and_keep_true_line_numbers():
+    text = "# t\n<!--\n```bash\npip install old\n```\n-->\n```sh\npip install new\n```\n"
+    got = blocks(text)
+    assert [(b.lang, b.line, b.lines) for b in got] == [("sh", 8, ["pip install new"])]
+
+
+def test_leading_path_takes_first_install_then_runs_past_chores():
+    readme = """# x
+
+```console
+$ pip install clawd
+```
+
+```bash
+clawd onboard
+clawd --init-config
+```
+
+```bash
+clawd run "hello" \\
+    --model gpt-4o   # the model
+clawd serve
+```
+"""
+    lp = leading_path("README.md", readme, {"clawd"})
+    assert lp.install.text == "pip install clawd" and lp.install.line == 4
+    assert [c.words for c in lp.runs] == [["clawd", "onboard"], ["clawd", "--init-config"],
+                                         ["clawd", "run", '"hello"', "--model", "gpt-4o"],
+                                         ["clawd", "serve"]]
+    assert lp.runs[2].line == 13  # a continued line keeps its first line
+    assert [is_chore(c) for c in lp.runs] == [True, True, False, False]
+    assert subcommand(lp.runs[2]) == "run" and subcommand(lp.runs[1]) is None
+
+
+def test_leading_path_with_a_python_snippet_and_no_programs():
+    readme = """```bash
+pip install smolbot
+```
+
+```pycon
+>>> import smolbot
+```
+
+```python
+from smolbot import Agent
+Agent().run("x")
+```
+"""
+    lp = leading_path("README.md", readme)
+    assert lp.install.text == "pip install smolbot" and lp.runs == []
+    assert lp.snippet is not None and lp.snippet.line == 10  # the pycon session is skipped
+
+
+def test_docker_run_is_a_run_and_docker_pull_is_an_install():
+    lp = leading_path("README.md", "```bash\ndocker pull img\ndocker run -it img\n```\n")
+    assert lp.install.text == "docker pull img"
+    assert [c.text for c in lp.runs] == ["docker run -it img"]
+
+
+def test_launchers_run_the_project_only_when_they_name_its_program():
+    readme = "```bash\npip install tool\nnpx other-tool\nnpx -y tool --serve\n```\n"
+    lp = leading_path("README.md", readme, {"tool"})
+    assert [c.text for c in lp.runs] == ["npx -y tool --serve"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "readme._INSTALL (src/dids/agent/readme.py:17-20) matches `uvx` and `pipx` as installs, and "
+    "leading_path tests _INSTALL before is_run, so the launcher branch of is_run (line 115, "
+    "`if w in (\"npx\", \"uvx\", \"pipx\", \"bunx\")`) never sees them: `uvx tool serve` is "
+    "never the README's run command"))
+def test_uvx_launch_of_the_project_is_a_run_command():
+    lp = leading_path("README.md", "```bash\npip install tool\nuvx tool serve\n```\n", {"tool"})
+    assert [c.text for c in lp.runs] == ["uvx tool serve"]
+
+
+@pytest.mark.parametrize("text,chore", [
+    ("clawd onboard", True), ("clawd config set model x", True), ("cd repo", True),
+    ("clawd --setup-wizard", True), ("clawd run task", False), ("python -m clawd", False),
+    ("clawd", False),
+])
+def test_is_chore(text, chore):
+    assert is_chore(_cmd(text)) is chore
+
+
+@pytest.mark.parametrize("words,target", [
+    ("uvicorn pkg.app:app --port 8000", "pkg.app:app"),
+    ("python -m uvicorn pkg.app:create_app() --factory", "pkg.app:create_app"),
+    ("python -m pkg.worker --queue q", "pkg.worker"),
+    ("python3 main.py --flag", "main.py"),
+    ("sh -c 'python -m pkg.server'", "pkg.server"),
+    ("tini -- clawd serve", "clawd.cli:main"),
+    ("poetry run clawd run", "clawd.cli:main"),
+    ("streamlit run ui/app.py", "ui/app.py"),
+    ("node server.js", None),
+])
+def test_what_a_command_line_runs(words, target):
+    assert _target_of_words(words.split(), {"clawd": "clawd.cli:main"}) == target
+
+
+# ------------------------------------------------------------------ find() on small repos
+
+LANGGRAPH = {
+    "langgraph.json": '{"graphs": {"agent": "./src/graphs/agent.py:graph"}, "dependencies": ["."]}\n',
+    "src/graphs/__init__.py": "",
+    "src/graphs/agent.py": "def build():\n    return 1\n\n\ngraph = build()\n",
+}
+
+MAIN_MODULE = {
+    "tool/__init__.py": "",
+    "tool/__main__.py": "from tool.core import go\n\ngo()\n",
+    "tool/core.py": "def go():\n    return 1\n",
+    "scripts/dev.py": "if __name__ == '__main__':\n    print(1)\n",
+}
+
+SETUP_CFG = {
+    "setup.cfg": "[options.entry_points]\nconsole_scripts =\n    helper = helper.main:cli\n",
+    "helper/__init__.py": "", "helper/main.py": "def cli():\n    return 1\n",
+}
+
+WORKSPACE = {
+    "pyproject.toml": '[project]\nname = "mono"\n',
+    "libs/cli/pyproject.toml": '[project]\nname = "mono-cli"\n\n[project.scripts]\nmono = "mono_cli.app:run"\n',
+    "libs/cli/mono_cli/__init__.py": "", "libs/cli/mono_cli/app.py": "def run():\n    return 1\n",
+    "templates/new/pyproject.toml": '[project]\nname = "x"\n\n[project.scripts]\nx = "x.y:z"\n',
+}
+
+POETRY_DOCKER = {
+    "pyproject.toml": '[tool.poetry]\nname = "svc"\n\n[tool.poetry.scripts]\nsvc-admin = "svc.admin:main"\n',
+    "Dockerfile": 'FROM python:3.12\nENTRYPOINT ["python", "-m", "svc.worker"]\n',
+    "svc/__init__.py": "", "svc/worker.py": "def loop():\n    return 1\n\n\nloop()\n",
+    "svc/admin.py": "def main():\n    return 1\n",
+}
+
+SHAPES = {"langgraph": LANGGRAPH, "main_module": MAIN_MODULE, "setup_cfg": SETUP_CFG,
+          "workspace": WORKSPACE, "poetry_docker": POETRY_DOCKER}
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory):
+    return {k: modelled(tmp_path_factory, v) for k, v in SHAPES.items()}
+
+
+def _main(m):
+    return [(e.kind, e.target, e.node) for e in m.model.entries.main]
+
+
+def test_langgraph_json_names_the_graph_module(shapes):
+    m = shapes["langgraph"]
+    assert _main(m) == [("langgraph", "src/graphs/agent.py", "src/graphs/agent.py::<module>")]
+    assert m.model.entries.main[0].name == "agent"
+    assert m.model.reach.of("src/graphs/agent.py", 2) == "default"
+
+
+def test_package_main_module_is_the_path_when_nothing_else_is_known(shapes):
+    m = shapes["main_module"]
+    assert _main(m) == [("main-module", "tool/__main__.py", "tool/__main__.py::<module>")]
+    assert m.model.entries.how == "modules run as scripts"
+    assert ("main-module", "scripts/dev.py") in [(e.kind, e.path) for e in m.model.entries.others]
+    assert m.model.reach.of("tool/core.py", 2) == "default"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "entrypoints._SCRIPT_LINE (src/dids/agent/entrypoints.py:29) requires a quote before the "
+    "target (`=\\s*[\"']([\\w.]+)`), but setup.cfg console_scripts are unquoted "
+    "(`helper = helper.main:cli`): no setup.cfg console script is ever found"))
+def test_setup_cfg_console_scripts(shapes):
+    m = shapes["setup_cfg"]
+    assert _main(m) == [("console-script", "helper.main:cli", "helper/main.py::cli")]
+    assert m.model.entries.main[0].line == 3
+
+
+def test_workspace_members_console_scripts_but_not_templates(shapes):
+    m = shapes["workspace"]
+    assert _main(m) == [("console-script", "mono_cli.app:run", "libs/cli/mono_cli/app.py::run")]
+
+
+def test_dockerfile_entrypoint_beats_nothing_and_scripts_become_others(shapes):
+    m = shapes["poetry_docker"]
+    assert _main(m) == [("docker", "svc.worker", "svc/worker.py::<module>")]
+    assert m.model.entries.how == "Docker/compose commands"
+    assert [(e.kind, e.target) for e in m.model.entries.others] == [("console-script", "svc.admin:main")]
+    assert m.model.reach.of("svc/admin.py", 2) == "off-path"  # reached only from the admin script

@@ -1,0 +1,207 @@
+"""records.* probes (C9): what the agent keeps of each step. Per-step records count only where
+the agent loop reaches them; writers of the conversation, event stores, tracing and output
+options count in live code. Each fires on the live agent and stays silent on near misses."""
+
+from __future__ import annotations
+
+from .family import line_of
+from .modelled import at, modelled_fixtures, with_data
+
+LOOP = '''import json
+import logging
+
+from openai import OpenAI
+
+from agent.events import EventStream
+from agent.tools import TOOLS
+
+logger = logging.getLogger(__name__)
+
+
+class Agent:
+    def __init__(self):
+        self.client = OpenAI()
+        self.messages = []
+        self.stream = EventStream("events.jsonl")
+
+    def run(self, task: str):
+        self.messages.append({"role": "user", "content": task})
+        while True:
+            reply = self.client.chat.completions.create(model="m", messages=self.messages)
+            calls = reply.choices[0].message.tool_calls
+            if not calls:
+                return reply
+            for call in calls:
+                self.handle(call)
+
+    def handle(self, call):
+        logger.info("calling tool %s", call.function.name)
+        result = TOOLS[call.function.name](call.function.arguments)
+        self.messages.append({"role": "tool", "content": result})
+        self.stream.add_event({"tool": call.function.name, "result": result})
+
+    def save(self, path: str):
+        with open(path, "w") as fh:
+            json.dump(self.messages, fh)
+'''
+
+EVENTS = '''import json
+
+
+class EventStream:
+    def __init__(self, path: str):
+        self.path = path
+        self._queue = []
+
+    def add_event(self, event: dict):
+        with open(self.path, "a") as fh:
+            json.dump(event, fh)
+        self._queue.append(event)
+        self.notify(event)
+
+    def notify(self, event):
+        return event
+
+
+class EventLog:
+    def record(self, event):
+        self.items = [event]
+'''
+
+TOOLS = '''import subprocess
+
+from langsmith import traceable
+
+
+@traceable
+def run_shell(command: str) -> str:
+    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+
+
+TOOLS = {"run_shell": run_shell}
+'''
+
+CLI = '''import argparse
+import json
+
+from agent.loop import Agent
+
+
+def settings_menu(history):
+    history.append("settings")
+    print("Pick the tool to configure")
+    with open("settings.json", "w") as fh:
+        json.dump({"theme": "dark"}, fh)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("task")
+    parser.add_argument("--output-file")
+    parser.add_argument("--output-format", default="text")
+    args = parser.parse_args()
+    if args.task == "settings":
+        settings_menu([])
+        return
+    agent = Agent()
+    agent.run(args.task)
+    if args.output_file:
+        agent.save(args.output_file)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+TRACING = '''import sentry_sdk
+from opentelemetry import trace
+
+tracer = trace.get_tracer("agent")
+sentry_sdk.init(dsn="")
+'''
+
+LIVE = {
+    "pyproject.toml": '[project]\nname = "agent"\n\n[project.scripts]\nagent = "agent.cli:main"\n',
+    "agent/__init__.py": "", "agent/loop.py": LOOP, "agent/events.py": EVENTS,
+    "agent/tools.py": TOOLS, "agent/cli.py": CLI, "agent/tracing.py": TRACING,
+}
+
+PROSE = '''"""Record notes.
+
+    self.messages.append({"role": "tool"})
+    logger.info("calling tool %s", name)
+    json.dump(self.messages, fh)
+"""
+import json
+
+# self.messages.append({"role": "tool", "content": result})
+# print("running tool", name)
+# json.dump(self.messages, fh)
+NOTE = "json.dump(self.messages, fh) after each tool call"
+
+
+def _never_called(messages, fh):
+    """Dead code: nothing references this function."""
+    json.dump(messages, fh)
+'''
+
+DECOYS = {
+    "pyproject.toml": LIVE["pyproject.toml"], "agent/__init__.py": "",
+    "agent/cli.py": "from agent import notes  # noqa\n\n\ndef main():\n    return 0\n",
+    "agent/notes.py": PROSE,
+    "tests/test_loop.py": LOOP + EVENTS, "examples/demo.py": LOOP + TOOLS,
+    "docs/records.md": "Each step is kept with `json.dump(self.messages, fh)` and `@traceable`.\n",
+    "scripts/dump_history.py": "import json\n\n\ndef dump(messages):\n    json.dump(messages, open('m', 'w'))\n",
+}
+
+live, decoys = modelled_fixtures(LIVE, DECOYS)
+
+RECORDS = ["records.step", "records.console", "records.transcript", "records.event_store",
+           "records.trace", "records.output_flag"]
+
+
+def test_step_records_appended_where_the_loop_reaches_them(live):
+    assert at(live.findings()["records.step"]) == [
+        ("agent/loop.py", line_of(LOOP, 'self.messages.append({"role": "user"')),
+        ("agent/loop.py", line_of(LOOP, 'self.messages.append({"role": "tool"')),
+    ]  # settings_menu's history.append is the menu's, not the model's
+    assert live.findings()["records.step"][1].data["structured"] is True
+
+
+def test_console_lines_about_tool_calls_on_the_model_path(live):
+    assert at(live.findings()["records.console"]) == [
+        ("agent/loop.py", line_of(LOOP, "logger.info("))]
+
+
+def test_transcript_writes_of_the_conversation(live):
+    found = live.findings()["records.transcript"]
+    assert with_data(found, "func", "row") == [
+        ("agent/loop.py", line_of(LOOP, "json.dump(self.messages"), "Agent.save", "persist:json.dump"),
+        ("agent/events.py", line_of(EVENTS, "json.dump(event, fh)"), "EventStream.add_event",
+         "persist:json.dump"),
+    ]  # json.dump of the settings is not a record
+
+
+def test_event_store_persists_before_dispatch(live):
+    assert with_data(live.findings()["records.event_store"], "func", "before_dispatch") == [
+        ("agent/events.py", line_of(EVENTS, "def add_event"), "EventStream.add_event", True)]
+    # EventLog.record keeps the event in memory only
+
+
+def test_trace_decorators_and_trace_senders(live):
+    assert with_data(live.findings()["records.trace"], "sender") == [
+        ("agent/tools.py", line_of(TOOLS, "def run_shell"), "langsmith"),
+        ("agent/tracing.py", line_of(TRACING, "get_tracer"), "opentelemetry"),
+    ]  # sentry_sdk.init sends errors, not traces of each step
+
+
+def test_output_flag(live):
+    assert with_data(live.findings()["records.output_flag"], "option") == [
+        ("agent/cli.py", line_of(CLI, '"--output-file"'), "output-file")]  # --output-format is not
+
+
+def test_no_record_finding_in_prose_tests_docs_examples_dead_code_or_scripts(decoys):
+    f = decoys.findings()
+    assert {p: f[p] for p in RECORDS} == {p: [] for p in RECORDS}
+    # the release-style script's dump is seen, but only as off-path evidence
+    assert at(f.off_path["records.transcript"]) == [("scripts/dump_history.py", 5)]
