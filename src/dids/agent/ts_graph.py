@@ -51,6 +51,9 @@ _MEMBER_RX = re.compile(r"^\s*(?:(?:async|static|get|set|public|private|protecte
                         r"\s+)*\*?\s*[\"']?([A-Za-z_$][\w$]*)[\"']?\s*\??\s*[:(<=]")
 _TYPED_NAME = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\??\s*:\s*([A-Z][\w$.]*)")
 _REF_NAME = re.compile(r"(?<![\w$.])(this\.)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)")
+_BUILTINS = {"Promise", "Object", "Array", "JSON", "Math", "console", "process", "Date", "Reflect",
+             "Number", "String", "Buffer", "Symbol", "Intl", "Atomics", "globalThis", "window",
+             "document", "crypto", "performance", "Bun", "Deno", "new Promise", "Error"}
 _DISPATCH_MAX = 25  # object-literal members of one name a call on an unknown receiver may reach
 _SKIP_DISPATCH = {"then", "catch", "finally", "map", "filter", "forEach", "push", "get", "set",
                   "has", "on", "once", "emit", "toString", "join", "split", "slice", "includes",
@@ -112,12 +115,12 @@ def _nodes(g: CallGraph, info: TsInfo, path: str, facts: PyFacts) -> None:
         g.nodes[nid] = Node(nid, path, d.qualname, "function", d.line, d.end_line, cls=d.cls,
                             name=d.name)
         spans.append((d.line, d.end_line, nid))
-        if "." not in d.qualname:
+        parent = parent_of(d)
+        if parent is None:
             top.setdefault(d.name, nid)
         if d.cls:
             g.methods.setdefault(f"{path}::{d.cls}", {})[d.name] = nid
-        elif "." in d.qualname:
-            parent = d.qualname.rsplit(".", 1)[0]
+        elif parent is not None:
             if parent not in quals:  # a member of an object literal (or a namespace)
                 obj_spans.setdefault(parent, []).extend((d.line, d.end_line))
     assign_spans = {a.target: (a.line, a.end_line) for a in facts.assigns
@@ -132,10 +135,18 @@ def _nodes(g: CallGraph, info: TsInfo, path: str, facts: PyFacts) -> None:
         if "." not in obj:
             top.setdefault(obj, oid)
         for d in facts.defs:
-            if not d.cls and d.qualname.rsplit(".", 1)[0] == obj and "." in d.qualname:
+            if not d.cls and parent_of(d) == obj:
                 g.methods.setdefault(oid, {})[d.name] = f"{path}::{d.qualname}"
     spans.sort(key=lambda s: (s[0], -s[1]))
     g._spans[path] = spans
+
+
+def parent_of(d) -> str | None:
+    """The qualname of the scope holding definition D (None at the top level); a callback's
+    name (`<commands.map>`) holds dots of its own."""
+    if d.qualname == d.name:
+        return None
+    return d.qualname[:-(len(d.name) + 1)]
 
 
 def type_names(annotation: str | None) -> list[str]:
@@ -515,6 +526,7 @@ class _Resolver:
                 g.called_names.setdefault(src, set()).add(short)
                 g.unresolved.append((src, c.callee, c.line))
                 if "." in c.raw and short not in _SKIP_DISPATCH and \
+                        c.raw.split(".", 1)[0] not in _BUILTINS and \
                         not self.is_external(path, c.raw):
                     cands = [t for t in self._members_named(short)
                              if self.visible(path, t.split("::", 1)[0])]
@@ -543,8 +555,8 @@ class _Resolver:
                        None, names=True)
         for d in facts.defs:
             nid = f"{path}::{d.qualname}"
-            if "." in d.qualname:
-                parent = d.qualname.rsplit(".", 1)[0]
+            parent = parent_of(d)
+            if parent is not None:
                 if parent in defs:
                     g.add_edge(f"{path}::{parent}", nid, d.line, "nested")
             elif d.name.startswith("<"):  # a callback passed to a module-level call

@@ -19,6 +19,7 @@ def ts_view(index):
     key = ("_ts_view",)
     got = index._search_cache.get(key)
     if got is not None:
+        got.agent = index.agent  # the model is built after the session first asks for the view
         return got
     view = copy.copy(index)
     view.py = {p: f for p, f in index.ts.items() if index.role(p) == "source"}
