@@ -18,15 +18,22 @@ class AgentModel:
     entries: EntryPoints
     reach: Reach
     session: Session
+    ts: object = None  # ts_graph.TsInfo when the scored path starts in a Node package
 
 
 def build_model(index) -> AgentModel:
     py = {p: f for p, f in index.py.items() if index.role(p) == "source"}
     graph = build_graph(py)
     entries = find_entries(index, graph)
-    reach = compute_reach(graph, entries, index)
+    from . import ts_agent  # TypeScript/JavaScript: only when a Node package is the scored path
+
+    ts = ts_agent.attach(index, graph, entries)
+    reach = compute_reach(graph, entries, index) if ts is None else ts_agent.reach(index, graph,
+                                                                                  entries, ts)
     session = build_session(index, graph, reach)
-    return AgentModel(graph=graph, entries=entries, reach=reach, session=session)
+    if ts is not None:
+        ts_agent.extend_session(index, graph, reach, session, ts)
+    return AgentModel(graph=graph, entries=entries, reach=reach, session=session, ts=ts)
 
 
 __all__ = ["AgentModel", "build_model"]

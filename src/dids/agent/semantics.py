@@ -116,6 +116,10 @@ def matches(index) -> dict[str, list]:
     """(facts, call, row) per kind, for every live call a row matches, in source order; computed
     once per index. A callable passed as an argument counts as called there
     (`retry(self.client.chat.completions.create, ...)`, `pool.submit(subprocess.run, ...)`)."""
+    if getattr(index, "lang", "python") != "python":  # a TypeScript view: the Node models
+        from .ts_semantics import matches as ts_matches
+
+        return ts_matches(index)
     key = ("_semantic_matches",)
     got = index._search_cache.get(key)
     if got is not None:

@@ -54,6 +54,7 @@ import tree_sitter as ts
 
 from .pyfacts import (_MAX_DEPTH, _TEXT_MAX, Assign, Call, ClassDef, ConfigDefault, FuncDef,
                       PyFacts, _bounded_parse, _built, _text, resolve)
+from .tsblocks import blocks as _blocks
 from .tsdefaults import DEFAULTS_NAME, code_defaults, object_defaults, unwrap_object
 from .tsgrammar import FACT_LANG, GRAMMAR_OF_SUFFIX, grammar, grammar_for, is_ts_path
 from .tsnodes import (annotation, binding_name, callee_text, decorators, esm_import,
@@ -152,6 +153,7 @@ def extract_ts(path: str, src: bytes) -> PyFacts:
     scopes = _Scopes()
     functions = _definitions(src, caps, scopes, facts)
     facts.calls = _calls(src, calls, scopes, facts.imports)
+    facts.blocks = _blocks(src, caps, scopes.enclosing)
     defaults: list[ConfigDefault] = []
     facts.assigns = _assigns(src, root, functions, caps.get("assign.field", ()), scopes, defaults)
     code_defaults(src, root, g.defaults_query, facts.imports, defaults, _MAX_DEPTH)
@@ -269,7 +271,8 @@ def _definitions(src: bytes, caps: dict, scopes: _Scopes, facts: PyFacts) -> lis
             facts.defs.append(_built(
                 FuncDef, name=name, qualname=qual, line=line, end_line=end,
                 decorators=decorators(src, node) if node.type == "method_definition" else (),
-                params=params(src, node), cls=cls, is_async=is_async(node)))
+                params=params(src, node), cls=cls, is_async=is_async(node),
+                returns=annotation(src, node.child_by_field_name("return_type"))))
         else:
             bases, implements = _heritage(src, node, imports)
             facts.classes.append(_built(

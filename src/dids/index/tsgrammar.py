@@ -8,6 +8,7 @@ import tree_sitter as ts
 import tree_sitter_javascript as tsjs
 import tree_sitter_typescript as tsts
 
+from .tsblocks import BLOCKS_QUERY
 from .tsdefaults import DEFAULTS_QUERY
 
 # file suffix -> grammar; the .tsx grammar also reads JSX inside TypeScript
@@ -83,7 +84,8 @@ def grammar(name: str) -> Grammar:
         else:
             raw = tsts.language_tsx() if name == "tsx" else tsts.language_typescript()
             lang, extra, label = ts.Language(raw), _TS_QUERY, "TypeScript"
-        g = _grammars[name] = Grammar(lang, ts.Query(lang, _COMMON_QUERY + extra), label,
+        g = _grammars[name] = Grammar(lang, ts.Query(lang, _COMMON_QUERY + BLOCKS_QUERY + extra),
+                                      label,
                                       ts.Query(lang, DEFAULTS_QUERY))
     return g
 

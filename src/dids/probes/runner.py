@@ -47,6 +47,12 @@ def run_probes(index: RepoIndex, *, fork: bool | None = None) -> Findings:
     if fork is None:
         fork = _fork_worthwhile(index)
     by_probe = _split(ids, run) if fork else run(ids)
+    if getattr(index.agent, "ts", None) is not None:  # a Node package is the scored path
+        from .ts_probes import ts_findings
+
+        for pid, extra in ts_findings(index, _with_reach).items():
+            if pid in by_probe and extra:
+                by_probe[pid] = sorted(by_probe[pid] + extra, key=_rank)
     return Findings({pid: by_probe[pid] for pid in ids})
 
 

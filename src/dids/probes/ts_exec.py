@@ -1,0 +1,96 @@
+"""Process spawns in TypeScript/JavaScript (exec.spawn): the Node exec models' host-process rows
+with the options each call passes.
+
+- shell: a row that always runs a shell (`exec`, `execSync`, `Terminal.sendText`), the row's
+  shell option set to anything but false (`{shell: true}`), or a shell binary started with `-c`
+  (`spawn("bash", ["-c", cmd])`);
+- environment, from the row's env option: none given is the parent's environment (`inherit`:
+  Node's default); `process.env` or an object spreading it is a full copy (`full`), minus keys
+  deleted from it first (`filtered`); another object literal is `constructed`; a local bound
+  earlier in the function is followed once;
+- fixed: the command is a literal (or a literal list), so the code, not the model, picks it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..agent.semantics import matches
+from .base import finding
+from .exec_paths import fixed_command
+from .ts_probes import ts_probe
+
+_SHELL_BIN = re.compile(r"""^["'`](?:/bin/|/usr/bin/)?(?:ba|z|da|k|fi)?sh["'`]$|^["'`](?:cmd(?:\.exe)?|"""
+                        r"""powershell(?:\.exe)?|pwsh)["'`]$""", re.I)
+_SHELL_FLAG = re.compile(r"""["'`](-c|-lc|-ic|/c|-Command)["'`]""")
+_FULL = re.compile(r"\.\.\.\s*process\.env\b|^process\.env$|Object\.assign\(\s*\{\}\s*,\s*process\.env")
+_DELETE = re.compile(r"\bdelete\s+[\w.]+\[|\bdelete\s+[\w.]+\.\w+")
+
+
+def env_kind(facts, call, option: str | None) -> tuple[str, int]:
+    """(inherit | full | filtered | constructed | unknown, line) of the environment a spawn passes."""
+    if not option:
+        return "inherit", call.line
+    text = call.kw(option)
+    if text is None:
+        spread = [v for k, v in call.kwargs if k == "**"]
+        return ("unknown" if spread else "inherit"), call.line
+    return _classify(facts, call, text.strip(), 0)
+
+
+def _classify(facts, call, text: str, depth: int) -> tuple[str, int]:
+    if _FULL.search(text):
+        return _removals(facts, call), call.line
+    if text.startswith("{"):
+        return "constructed", call.line
+    if re.match(r"^[A-Za-z_$][\w$]*$", text) and depth < 2:
+        for a in reversed([a for a in facts.assigns if a.target == text and a.line <= call.line
+                           and a.scope == (call.func or "module")]):
+            if a.value:
+                kind, _ = _classify(facts, call, a.value.strip(), depth + 1)
+                return kind, a.line
+    return "unknown", call.line
+
+
+def _removals(facts, call) -> str:
+    d = facts.func_at(call.line)
+    if d is None:
+        return "full"
+    # `delete env.OPENAI_API_KEY` before the spawn: a copy with keys removed
+    for c in facts.calls:
+        if c.func == call.func and c.line < call.line and c.short in ("delete", "omit"):
+            return "filtered"
+    return "full"
+
+
+def is_shell(call, row) -> bool:
+    if row.get("shell") == "always":
+        return True
+    opt = row.get("shell_option")
+    if opt:
+        v = (call.kw(opt) or "").strip()
+        if v and v not in ("false", "undefined", "null"):
+            return True
+    if call.args and _SHELL_BIN.match(call.args[0].strip()):
+        return len(call.args) > 1 and bool(_SHELL_FLAG.search(call.args[1]))
+    return False
+
+
+@ts_probe("exec.spawn")
+def spawns(index):
+    """Every host process a TypeScript/JavaScript call starts, with its shell and environment."""
+    for facts, call, row in matches(index).get("exec", ()):
+        if row.get("class") != "host":
+            continue
+        kind, env_line = env_kind(facts, call, row.get("env_option"))
+        shell = is_shell(call, row)
+        env_desc = {"inherit": "inherits the parent environment (no env option)",
+                    "full": "passes a full copy of the parent environment",
+                    "filtered": "passes a copy of the parent environment with some keys removed",
+                    "constructed": "passes an environment it builds itself",
+                    "unknown": "passes an environment dids could not resolve"}[kind]
+        claim = (f"{call.raw}(...) in {call.func or 'module scope'}"
+                 f"{' with a shell' if shell else ''} {env_desc}.")
+        yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
+                      env=kind, env_line=env_line, shell=shell, func=call.func or "",
+                      callee=call.callee, fixed=fixed_command(facts, call) if call.args else False)
