@@ -21,10 +21,14 @@ def _on(items):
 def _pools(ctx) -> dict[str, list]:
     f = ctx.findings
     sh = shared(ctx)
-    from .c3_scoping import caps, default_tools
+    from .c3_scoping import _RAW_EXEC, _RAW_URL, caps, default_tools
+    from .toolset import assembly
 
     tools = default_tools(ctx)
     powerful = [t for t in tools if caps(t) & {"exec", "shell", "network", "external_comm", "fs_write"}]
+    # the tools that take a raw command, code or URL from the model first: the widest reach
+    powerful.sort(key=lambda t: not (_RAW_EXEC.search(str(t.data.get("params")))
+                                     or _RAW_URL.search(str(t.data.get("params")))))
     return {
         "exec": [p.finding for p in sh.model_exec()] + _on(f["agent.executor"])
                 + [p.finding for p in sh.default_sandboxes],
@@ -33,6 +37,9 @@ def _pools(ctx) -> dict[str, list]:
                  + _on(f["identity.ambient"]),
         "loop": _on(f["agent.loop"]),
         "dispatch": _on(f["agent.dispatch"]),
+        "toolcall": _on(f["agent.tool_call"]),
+        "toolset": assembly(ctx, tools),
+        "toolbody": _in_tools(ctx, powerful, _on(f["sem.network"] + f["sem.exec"] + f["exec.spawn"])),
         "tools": powerful + [t for t in tools if t not in powerful],
         "gates": gate_state(ctx)["on"] + gate_state(ctx)["opt"],
         "filters": _on(f["exec.filter"]),
@@ -56,18 +63,42 @@ def _pools(ctx) -> dict[str, list]:
     }
 
 
+def _in_tools(ctx, tools, found) -> list:
+    """FOUND that sit in the bodies of TOOLS (what a tool does with the model's arguments: the
+    request it sends, the command it runs), first tool first, one per tool."""
+    spans = []
+    for t in tools:
+        facts = ctx.index.py.get(t.location.path)
+        if facts is None:
+            continue
+        line = t.location.start_line
+        owners = [(d.line, d.end_line) for d in facts.defs if d.line <= line <= d.end_line] + \
+                 [(c.line, c.end_line) for c in facts.classes if c.line == line]
+        if owners:
+            start, end = min(owners, key=lambda o: o[1] - o[0])
+            spans.append((t.location.path, start, end))
+    out, used = [], set()
+    for path, start, end in spans:
+        for x in found:
+            if x.location.path == path and start <= x.location.start_line <= end and \
+                    (path, start) not in used:
+                used.add((path, start))
+                out.append(x)
+    return out
+
+
 # per criterion and dimension: the pools whose facts follow the assessor's own evidence
 # (`set:<topic>`: where the shipped default of a setting on that topic is defined)
 PLAN = {
     "C1": {"S": ("creds", "exec"), "C": ("exec", "creds"), "D": ("creds", "config", "set:sandbox"),
            "B": ("exec", "creds")},
-    "C2": {"S": ("gates", "dispatch", "set:approval"), "C": ("gates", "tools"),
+    "C2": {"S": ("gates", "dispatch", "set:approval", "toolcall", "loop"), "C": ("gates", "toolcall", "tools"),
            "D": ("gates", "set:approval"), "B": ("exec", "tools")},
-    "C3": {"S": ("tools", "filters"), "C": ("tools", "filters", "set:tools"),
-           "D": ("tools", "set:tools"), "B": ("exec", "tools")},
+    "C3": {"S": ("toolcall", "filters", "tools"), "C": ("toolset", "tools", "filters", "set:tools"),
+           "D": ("toolset", "set:tools", "tools"), "B": ("toolbody", "exec", "toolcall", "tools")},
     "C4": {"S": ("exec", "filters", "set:sandbox"), "C": ("exec", "dispatch"),
            "D": ("exec", "set:sandbox"), "B": ("exec", "creds")},
-    "C5": {"S": ("gates", "spots"), "C": ("spots", "tools"), "D": ("gates", "spots", "set:approval"),
+    "C5": {"S": ("gates", "spots"), "C": ("spots", "toolcall", "tools"), "D": ("gates", "spots", "set:approval"),
            "B": ("tools", "exec", "creds", "set:network")},
     "C6": {"S": ("config",), "C": ("config",), "D": ("config", "set:memory"), "B": ("config", "exec")},
     "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config", "set:extensions"), "B": ("ext", "exec")},

@@ -31,8 +31,8 @@ def run_probes(index: RepoIndex, *, fork: bool | None = None) -> Findings:
     """Findings of every probe, dead code filtered out, each probe's sorted by location.
     FORK: split across two processes (None: decide from the machine and the repository)."""
     from . import (agent, approval, audit, config_defaults, exec_paths, extensions,  # noqa: F401
-                   identity, limits, memory, records, scope, secrets, semantic, subagents, tools,
-                   untrusted)  # the families register
+                   identity, limits, memory, records, scope, secrets, semantic, subagents, tool_calls,
+                   tools, untrusted)  # the families register
 
     def run(pids: list[str]) -> dict[str, list[Finding]]:
         out = {}

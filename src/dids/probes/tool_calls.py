@@ -1,0 +1,120 @@
+"""Where the default session takes the tool call the model wrote and runs it.
+
+A reviewer judging tool scoping, approval or untrusted input reads the lines where the model's
+choice becomes an action: the tool looked up by the name the model gave, the arguments parsed
+from its output (and checked, or not), the branch on which tool it named, the chosen tool run
+with the model's keyword arguments. This probe finds those lines in the functions the agent
+loops reach (the session model's driven set), so a function with the same shapes that no agent
+loop calls (a test helper, a CLI command, a build script) is not cited. Assessors never level
+on it; it is context placed after a level's decisive evidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..index.pyfacts import short_name
+from ..index.repo import RepoIndex
+from .base import finding, probe
+
+# what a name says it holds: the model's tool call, or the tools/actions the model picks from
+_CALL_NAME = r"\w*(?:tool_?calls?|tool_?name|function_?call)\w*"
+_TOOLISH = re.compile(r"(?:^|_)(tools?|actions?|functions?|handlers?|commands?)(?:_|$)|tool", re.I)
+# a branch on which tool the model named: `if tool_call.function.name == ...`,
+# `elif tool_name in (...)`, `isinstance(action, CmdRunAction)` (not `if tool_calls:`)
+_HEAD = re.compile(r"(?:\.function\.name|\btool_?name|\b\w*tool_?call\w*\.name)\s*(?:==|!=|\bin\b|\bnot in\b)|"
+                   r"\bisinstance\(\s*\w*(?:action|tool_call)\w*\s*,|^\s*\w*tool_?name\w*\s*$", re.I)
+# the arguments the model wrote, parsed: `json.loads(tool_call.function.arguments)`
+_ARGS = re.compile(rf"\b{_CALL_NAME}\.(?:function\.)?arguments\b|\.function\.arguments\b", re.I)
+# a tool looked up in a name-keyed mapping: `self.tools[name](...)`, `tool_map.get(name)`
+_LOOKUP = re.compile(r"\b\w*(?:tools?|actions?|handlers?)\w*\s*(?:\[[^\]]+\]|\.get\()", re.I)
+# a name-keyed map of tools built for dispatch: `{tool.name: tool for tool in tools}`
+_NAME_MAP = re.compile(r"^\{\s*(\w+)\.name\s*:\s*\1\s+for\s+\1\s+in\b")
+# the tool name the model gave, read off its tool call: `name = tool_call.function.name`
+_NAME_READ = re.compile(rf"^{_CALL_NAME}(?:\.function)?\.name$|^\w+\.function\.name$", re.I)
+_RUN = frozenset({"run", "arun", "_run", "invoke", "ainvoke", "_invoke", "forward", "execute",
+                  "aexecute", "call", "__call__", "run_tool", "execute_tool", "call_tool"})
+_RUN_NAMED = re.compile(r"^_?(execute|call|run|invoke|dispatch|handle|process)_(tool|action|function)"
+                        r"(_?calls?|_mcp)?s?$", re.I)
+_VALIDATE = re.compile(r"^_?validate\w*(tool|arg|param|action|input)", re.I)
+_BRANCH = "branches on the tool the model named"
+_SPAN = 40  # a finding covers the lines of one function's dispatch, not a whole module
+_GAP = 15
+_MAX = 8
+
+
+def _receiver_toolish(callee: str) -> bool:
+    parts = callee.split(".")
+    return len(parts) >= 2 and bool(_TOOLISH.search(parts[-2].split("[")[0]))
+
+
+def _call_signals(c) -> list[str]:
+    out = []
+    text = " ".join(c.args) + " " + " ".join(v for _k, v in c.kwargs)
+    if _ARGS.search(text) or _ARGS.search(c.callee):
+        out.append("parses the arguments the model wrote")
+    if "[" in c.callee and _LOOKUP.search(c.callee):
+        out.append("looks the tool up by the name the model gave")
+    short = short_name(c.callee)
+    splat = any(a.startswith("**") for a in c.args)
+    if _RUN_NAMED.match(short) or (short in _RUN and _receiver_toolish(c.callee)):
+        out.append(f"runs the chosen tool ({c.raw})")
+    elif splat and _receiver_toolish(c.callee):
+        out.append(f"runs the chosen tool with the model's arguments ({c.raw})")
+    if _VALIDATE.match(short):
+        out.append(f"checks the tool call with {short}(...)")
+    return out
+
+
+def _clusters(lines: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for ln in sorted(set(lines)):
+        if out and ln - out[-1][1] <= _GAP and ln - out[-1][0] <= _SPAN:
+            out[-1] = (out[-1][0], ln)
+        else:
+            out.append((ln, ln))
+    return out
+
+
+@probe("agent.tool_call", ("C2", "C3", "C5"), "Check the model's tool call before the tool runs.")
+def tool_calls(index: RepoIndex):
+    """Lines in functions the agent loops reach where the model's tool call is parsed, looked
+    up, branched on, checked or run."""
+    model = index.agent
+    if model is None or not model.session.loops:
+        return
+    # what the innermost agent loops reach: a REPL around the agent also runs the person's own
+    # commands, whose lookups are not the model's choice
+    driven = model.session.inner or model.session.driven
+    found = []
+    for facts in index.source_py():
+        per_func: dict[str, list[tuple[int, str]]] = {}
+        for c in facts.calls:
+            if c.func and f"{facts.path}::{c.func}" in driven:
+                for what in _call_signals(c):
+                    per_func.setdefault(c.func, []).append((c.line, what))
+        for b in facts.blocks:
+            if b.func and b.kind in ("if", "elif", "match", "case") and \
+                    f"{facts.path}::{b.func}" in driven and _HEAD.search(b.head):
+                per_func.setdefault(b.func, []).append((b.line, _BRANCH))
+        for a in facts.assigns:
+            if a.scope_kind == "function" and a.value and f"{facts.path}::{a.scope}" in driven:
+                v = a.value.strip()
+                if _NAME_READ.search(v) and not _HEAD.search(v):
+                    per_func.setdefault(a.scope, []).append((a.line, "reads the tool name the model gave"))
+                elif _NAME_MAP.match(v):
+                    per_func.setdefault(a.scope, []).append((a.line, "maps tool names to tools"))
+                elif _TOOLISH.search(a.target) and _LOOKUP.search(v):
+                    per_func.setdefault(a.scope, []).append((a.line, "looks the tool up by the name "
+                                                                     "the model gave"))
+        for func, hits in per_func.items():
+            if all(w == _BRANCH for _ln, w in hits):  # a branch alone may be any name test
+                continue
+            dist = driven.get(f"{facts.path}::{func}", 99)
+            for start, end in _clusters([ln for ln, _w in hits]):
+                whats = list(dict.fromkeys(w for ln, w in sorted(hits) if start <= ln <= end))
+                found.append((dist, facts.path, start, end, func, whats))
+    found.sort(key=lambda x: (x[0], -len(x[5]), x[1], x[2]))
+    for dist, path, start, end, func, whats in found[:_MAX]:
+        yield finding("agent.tool_call", f"{func} takes the model's tool call here: "
+                      + "; ".join(whats[:5]) + ".", path, start, end, func=func, signals=len(whats))

@@ -1,0 +1,174 @@
+"""agent.tool_call (where the session takes the model's tool call) and the tool-set assembly
+context: they fire in functions the agent loop reaches and stay silent on the same shapes in a
+REPL command handler, a function no loop calls, tests and examples; a tool's name inside a
+prompt string is not the tool."""
+
+from __future__ import annotations
+
+from dids.criteria.base import Context
+from dids.criteria.c3_scoping import default_tools
+from dids.criteria.toolset import assembly
+
+from .family import line_of
+from .modelled import modelled_fixtures
+
+AGENT = '''import json
+
+from openai import OpenAI
+
+from bot.tools import ReadFile, RunShell, WebFetch, validate_tool_arguments
+
+
+class Bot:
+    def __init__(self, browsing: bool = True):
+        self.client = OpenAI()
+        self.tools = self._tools(browsing)
+
+    def _tools(self, browsing):
+        tools = []
+        tools.append(RunShell())
+        tools.append(ReadFile())
+        if browsing:
+            tools.append(WebFetch())
+        return {t.name: t for t in tools}
+
+    def loop(self, task: str):
+        messages = [{"role": "user", "content": task}]
+        while len(messages) < 40:
+            reply = self.client.chat.completions.create(model="m", messages=messages)
+            for tool_call in reply.choices[0].message.tool_calls or []:
+                messages.append(self.execute_tool_call(tool_call))
+        return messages
+
+    def execute_tool_call(self, tool_call):
+        name = tool_call.function.name
+        arguments = json.loads(tool_call.function.arguments)
+        tool = self.tools[name]
+        validate_tool_arguments(tool, arguments)
+        return tool.run(**arguments)
+
+
+def describe(bot):
+    hint = """Use RunShell for commands, ReadFile for files and WebFetch for pages."""
+    return hint
+'''
+
+TOOLS = '''import subprocess
+
+import requests
+
+
+class Tool:
+    name = ""
+
+    def run(self, **kwargs):
+        raise NotImplementedError
+
+
+class RunShell(Tool):
+    name = "shell"
+
+    def run(self, command: str):
+        return subprocess.run(command, shell=True, capture_output=True).stdout
+
+
+class ReadFile(Tool):
+    name = "read"
+
+    def run(self, path: str):
+        return open(path).read()
+
+
+class WebFetch(Tool):
+    name = "fetch"
+
+    def run(self, url: str):
+        return requests.get(url).text
+
+
+def validate_tool_arguments(tool, arguments):
+    if not isinstance(arguments, dict):
+        raise ValueError("arguments must be an object")
+'''
+
+REPL = '''import json
+
+from bot.agent import Bot
+
+
+def handle_command(bot, line):
+    """The person's own commands: not the model's tool calls."""
+    tool = bot.tools[line.split()[0]]
+    return tool.run(**json.loads(line.split(" ", 1)[1]))
+
+
+def main():
+    bot = Bot()
+    while True:
+        line = input("> ")
+        if line.startswith("/"):
+            print(handle_command(bot, line[1:]))
+        else:
+            print(bot.loop(line))
+'''
+
+MAIN = '''from bot.repl import main
+
+main()
+'''
+
+LIVE = {"bot/__init__.py": "", "bot/agent.py": AGENT, "bot/tools.py": TOOLS, "bot/repl.py": REPL,
+        "bot/__main__.py": MAIN, "tests/test_bot.py": AGENT.replace("class Bot", "class TBot"),
+        "examples/demo.py": REPL.replace("handle_command", "demo_command")}
+
+NO_LOOP = '''import json
+
+from bot.tools import RunShell
+
+
+TOOLS = {"shell": RunShell()}
+
+
+def replay(tool_call):
+    """Replays a recorded call: no agent loop reaches it."""
+    tool = TOOLS[tool_call.function.name]
+    return tool.run(**json.loads(tool_call.function.arguments))
+'''
+
+DECOYS = {"bot/__init__.py": "", "bot/tools.py": TOOLS, "bot/replay.py": NO_LOOP,
+          "bot/__main__.py": "from bot.replay import replay\n\nreplay(None)\n"}
+
+live, decoys = modelled_fixtures(LIVE, DECOYS)
+
+
+def test_the_dispatch_of_the_models_tool_call_is_cited_as_one_span(live):
+    found = live.findings()["agent.tool_call"]
+    spans = [(f.location.path, f.location.start_line, f.location.end_line) for f in found]
+    assert ("bot/agent.py", line_of(AGENT, "name = tool_call.function.name"),
+            line_of(AGENT, "return tool.run(**arguments)")) in spans
+    claim = next(f.claim for f in found if f.data["func"] == "Bot.execute_tool_call")
+    assert "parses the arguments the model wrote" in claim
+    assert "looks the tool up by the name the model gave" in claim
+    assert "checks the tool call with validate_tool_arguments" in claim
+
+
+def test_the_persons_repl_command_and_copies_in_tests_and_examples_are_not_tool_calls(live):
+    found = live.findings()["agent.tool_call"]
+    assert not [f for f in found if f.data["func"] == "handle_command"]
+    assert not [f for f in found if f.location.path.startswith(("tests/", "examples/"))]
+
+
+def test_a_lookup_no_agent_loop_reaches_is_not_cited(decoys):
+    assert decoys.findings()["agent.tool_call"] == []
+
+
+def test_assembly_is_where_the_default_tools_are_put_together(live):
+    ctx = Context(live.index, live.findings(), None)
+    tools = default_tools(ctx)
+    assert {t.data["name"] for t in tools} >= {"RunShell", "ReadFile", "WebFetch"}
+    found = assembly(ctx, tools)
+    assert [(f.location.path, f.location.start_line) for f in found][:1] == [
+        ("bot/agent.py", line_of(AGENT, "tools.append(RunShell())"))]
+    assert "3 of the default tools (ReadFile, RunShell, WebFetch)" in found[0].claim
+    # the tool names inside the prompt string of describe() are not an assembly
+    assert not [f for f in found if f.location.start_line == line_of(AGENT, "hint = ")]
