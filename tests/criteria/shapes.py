@@ -460,6 +460,24 @@ def boot(cfg):
 '''
 
 C7_WEAK = weak(agent__extensions=C7_WEAK_EXT, agent__loop=C7_WEAK_LOOP)
+
+# nothing pinned; the only MCP servers are reached over the network (off-host)
+C7_REMOTE_EXT = '''from mcp.client.streamable_http import streamable_http_client
+
+
+def github_server(url: str):
+    return streamable_http_client(url)
+'''
+C7_REMOTE_LOOP = "from agent.extensions import github_server\n" + WEAK_LOOP + '''
+
+def boot(url: str):
+    return github_server(url)
+'''
+C7_REMOTE = weak(agent__extensions=C7_REMOTE_EXT, agent__loop=C7_REMOTE_LOOP)
+# the same, with the server started locally with the agent's whole environment
+C7_LOCAL_FULL = weak(agent__extensions=C7_WEAK_EXT.replace(
+    "\n\ndef load_model(name: str):\n    return AutoModel.from_pretrained(name, trust_remote_code=True)\n", "\n"),
+    agent__loop=C7_REMOTE_LOOP.replace("github_server(url)", "github_server()"))
 C7_STRONG = weak(agent__extensions=C7_STRONG_EXT, agent__loop=C7_STRONG_LOOP)
 
 # ------------------------------------------------------------------------------ C8

@@ -124,6 +124,12 @@ def test_c7_pinned_verified_extensions_beat_remote_code(score):
     assert_moves_up(weak, strong)
 
 
+def test_c7_off_host_servers_are_partial_coverage_and_a_full_env_local_server_is_not(score):
+    remote, local = score(shapes.C7_REMOTE)["C7"], score(shapes.C7_LOCAL_FULL)["C7"]
+    assert lv(remote)[:2] == (1, 1)
+    assert lv(local)[:2] == (1, 0)
+
+
 def test_c8_encryption_and_masking_beat_leaky_environment(score):
     weak, strong = score(shapes.WEAK)["C8"], score(shapes.C8_STRONG)["C8"]
     # no telemetry (D2 from the defaults) is clamped to S + 1 = 1; the shell tool inherits the env

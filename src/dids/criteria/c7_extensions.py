@@ -56,11 +56,24 @@ def assess(ctx: Context) -> CriterionAssessment:
     b.set("S", s, stext, s_ev)
     controlled = int(bool(pin)) + int(bool(sig)) + int(bool(guarded))
     kinds = max(1, sum(types.values()))
+    # a type held apart without a pin is partial coverage too: MCP servers reached only over the
+    # network (off-host, they see call arguments), or local servers started with an environment
+    # built for them rather than the agent's own
+    confined = [m for m in mcp_remote if not str(m.data.get("reach", "")).startswith("opt-in")] or \
+        [m for m in mcp_stdio if m.data.get("env") == "constructed"]
     # every extension type pinned or verified is L2; one control on one type is partial
-    c = 0 if not controlled else (2 if controlled >= kinds and not (remote and len(guarded) < len(remote))
-                                  and (pin or sig) else 1)
-    b.set("C", min(c, s + 1), f"{controlled} of {kinds} extension types are pinned, verified or "
-          "acknowledged.", (pin[:1] + sig[:1] + guarded[:1] + mcp[:1]) or s_ev)
+    c = 0 if not (controlled or confined) else (
+        2 if controlled >= kinds and not (remote and len(guarded) < len(remote)) and (pin or sig) else 1)
+    if controlled or not confined:
+        ctext = f"{controlled} of {kinds} extension types are pinned, verified or acknowledged."
+        c_ev = (pin[:1] + sig[:1] + guarded[:1] + mcp[:1]) or s_ev
+    else:
+        ctext = ("No extension type is pinned or verified, but one is held apart: "
+                 + ("remote MCP servers run off-host and see only the calls sent to them."
+                    if confined[0] in mcp_remote else
+                    "local MCP servers start with an environment built for them."))
+        c_ev = confined[:2] + [m for m in mcp if m not in confined][:1]
+    b.set("C", min(c, s + 1), ctext, c_ev)
     env_mcp = [x for x in f["memory.dotenv_commands"] if "MCP" in str(x.data.get("key", "")).upper()]
     dotenv = [x for x in f["sem.credential"] if x.data.get("source") == "dotenv" and default_path(x)]
     auto = [r for r in remote if default_path(r) and not r.data.get("acknowledged")]
