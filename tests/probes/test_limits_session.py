@@ -145,3 +145,123 @@ def test_keyboard_interrupt_is_a_cancel_path(live):
                                       "limits.exec_timeout", "limits.cancel"])
 def test_no_finding_in_prose_tests_docs_or_examples(decoys, probe_id):
     assert decoys.findings()[probe_id] == []
+
+
+# ------------------------------------------- graph routers and limits the model cannot lift
+
+GRAPH = '''from langgraph.graph import END, StateGraph
+from openai import OpenAI
+
+from pipe.routing import route_after_review, route_by_mode
+from pipe.tools import SCHEMA
+
+MAX_ROUNDS = 4
+
+
+def plan(state):
+    return {"plan": OpenAI().chat.completions.create(model="m", messages=[state["task"]],
+                                                     tools=[SCHEMA])}
+
+
+def review(state):
+    return {"rounds": state.get("rounds", 0) + 1}
+
+
+def build():
+    graph = StateGraph(dict)
+    graph.add_node("plan", plan)
+    graph.add_node("review", review)
+    graph.add_conditional_edges("plan", route_by_mode, {"review": "review", "end": END})
+    graph.add_conditional_edges("review", route_after_review, {"again": "plan", "done": END})
+    return graph.compile()
+
+
+pipeline = build()
+'''
+
+# the run goes through a wrapper that only holds the compiled graph: no call edge reaches the
+# routers, which the graph framework calls itself
+RUN = '''from openai import OpenAI
+
+from pipe.graph import pipeline
+
+
+class Investigation:
+    def __init__(self, runner=pipeline):
+        self.runner = runner
+
+    def start(self, task):
+        return self.runner.invoke({"task": task})
+
+
+def main(task):
+    while True:
+        if task.startswith("/investigate"):
+            print(Investigation().start(task))
+        else:
+            print(OpenAI().chat.completions.create(model="m", messages=[task]))
+        task = input("> ")
+'''
+
+ROUTING = '''MAX_ROUNDS = 4
+
+
+def route_by_mode(state):
+    if state.get("mode") == "quick":
+        return "end"
+    return "review"
+
+
+def route_after_review(state):
+    return _decide(state)
+
+
+def _decide(state):
+    rounds = state.get("rounds", 0)
+    if rounds >= MAX_ROUNDS:
+        return "done"
+    return "again"
+'''
+
+SIZE_TOOLS = '''SCHEMA = {
+    "name": "search_logs",
+    "parameters": {"properties": {
+        "query": {"type": "string"},
+        "max_results": {"type": "integer"},
+        "timeout": {"type": "integer"},
+    }},
+}
+
+MAX_TIMEOUT = 120
+
+
+def search_logs(query: str, max_results: int = 10, timeout: int | None = None):
+    effective = min(timeout or 30, MAX_TIMEOUT)
+    return query, max_results, effective
+'''
+
+GRAPH_LIVE = {"pipe/__init__.py": "", "pipe/graph.py": GRAPH, "pipe/routing.py": ROUTING,
+              "pipe/tools.py": SIZE_TOOLS,
+              "pipe/run.py": RUN,
+              "pipe/__main__.py": "import sys\n\nfrom pipe.run import main\n\nmain(sys.argv[1])\n"}
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory):
+    return modelled(tmp_path_factory, GRAPH_LIVE)
+
+
+def test_a_graph_router_that_ends_the_run_at_a_bound_caps_the_loop(graph):
+    caps = graph.findings()["limits.loop_cap"]
+    assert with_data(caps, "bound") == [
+        ("pipe/routing.py", line_of(ROUTING, "if rounds >= MAX_ROUNDS"), "MAX_ROUNDS")]
+    # the mode router compares a setting, not a counter with a bound
+
+
+def test_result_sizes_and_clamped_limits_are_not_limits_the_model_sets(graph, tmp_path_factory):
+    assert graph.findings()["limits.model_settable_schema"] == []
+    unclamped = {**GRAPH_LIVE, "pipe/tools.py": SIZE_TOOLS.replace("min(timeout or 30, MAX_TIMEOUT)",
+                                                                   "timeout or 30")}
+    found = modelled(tmp_path_factory, unclamped).findings()["limits.model_settable_schema"]
+    assert with_data(found, "name") == [("pipe/tools.py", line_of(SIZE_TOOLS, '"timeout": {"type"'),
+                                         "timeout")]  # max_results is a result size either way

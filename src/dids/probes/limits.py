@@ -185,11 +185,16 @@ def loop_caps(index: RepoIndex):
                                          value is not None else "."), lp.path, lp.line,
                           bound=got[1], value=value if isinstance(value, int) else -1, where="loop")
     g = model.graph
-    for nid, d in model.session.driven.items():
+    # a graph framework runs the loop itself: its conditional edges' routers decide whether the
+    # run goes round again, so a router that ends the run at a bound caps the loop
+    routers = _routers(index, g)
+    for nid, d in list(model.session.driven.items()) + [(r, 0) for r in routers]:
         if d > 8:
             continue
         node = g.nodes.get(nid)
         if node is None or node.kind != "function":
+            continue
+        if nid in routers and model.reach.of(node.path, node.line).split(":")[0] == "off-path":
             continue
         facts = index.py.get(node.path)
         if facts is None:
@@ -209,6 +214,52 @@ def loop_caps(index: RepoIndex):
                               value=value if isinstance(value, int) else -1, where="step")
 
 
+_ROUTE_CALLS = frozenset({"add_conditional_edges"})
+
+
+def _routers(index: RepoIndex, g) -> list[str]:
+    """Call-graph nodes of the functions live code registers as a graph's conditional-edge
+    routers (`graph.add_conditional_edges("plan", route_after_plan)`)."""
+    out = []
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.short not in _ROUTE_CALLS:
+                continue
+            fn = c.kw("path") or (c.args[1] if len(c.args) > 1 else None)
+            if not fn or not re.fullmatch(r"[A-Za-z_][\w.]*", fn.strip()):
+                continue
+            target = g.resolve(fn.strip(), facts.path)
+            if target and target not in out:
+                out.append(target)
+    # and the helpers a router asks (`return _decide(state)`), two calls deep
+    frontier = list(out)
+    for _ in range(2):
+        nxt = []
+        for nid in frontier:
+            for dst, _line, how in g.edges.get(nid, ()):
+                if how not in ("import", "package", "module") and dst not in out and \
+                        dst in g.nodes and g.nodes[dst].kind == "function":
+                    out.append(dst)
+                    nxt.append(dst)
+        frontier = nxt
+    return out
+
+
+def _clamped(facts, name: str) -> bool:
+    """Whether the module that declares a model-chosen NAME caps it with a bound of its own:
+    `min(timeout or DEFAULT, MAX_TIMEOUT)` (then the model picks only below the code's ceiling)."""
+    if facts is None:
+        return False
+    ident = re.compile(rf"\b{re.escape(name)}\b")
+    return any(c.short == "min" and len(c.args) >= 2 and any(ident.search(a) for a in c.args)
+               and any(re.fullmatch(r"[A-Z][A-Z0-9_]*|\d[\d_.]*|[\w.]*(max|limit)\w*", a.strip(), re.I)
+                       for a in c.args if not ident.search(a))
+               for c in facts.calls)
+
+
+_RESULT_SIZE = re.compile(r"max_(results?|keys|items|rows|records|lines|chars|characters|length|len|"
+                          r"size|count|topics|hits|entries|pages|bytes|depth|width|height|matches|"
+                          r"files|documents|docs|events|logs|spans|traces|metrics)$", re.I)
 _SCHEMA_LIMIT = r"""["'](timeout|max_\w+|budget|time_limit|max_time)["']\s*:\s*(\{|ToolParameter|dict\(|Field\()"""
 
 
@@ -217,6 +268,10 @@ def model_settable_schema(index: RepoIndex):
     """Tool argument schemas with a timeout, max_* or budget field: the model sets that limit."""
     for h in index.live_hits([_SCHEMA_LIMIT], globs=("*.py",)):
         m = re.search(_SCHEMA_LIMIT, h.text)
+        if m and _RESULT_SIZE.match(m.group(1)):  # how much one call returns, not how long a run is
+            continue
+        if m and _clamped(index.py.get(h.path), m.group(1)):  # `min(timeout, MAX_TIMEOUT)`
+            continue
         yield finding("limits.model_settable", f"A tool's argument schema lets the model choose "
                       f"{m.group(1) if m else 'a limit'}.", h.path, h.line, name=m.group(1) if m else "")
 
