@@ -22,6 +22,7 @@ def _pools(ctx) -> dict[str, list]:
     f = ctx.findings
     sh = shared(ctx)
     from .c3_scoping import _RAW_EXEC, _RAW_URL, caps, default_tools
+    from .exec_env import env_builds
     from .toolset import assembly
 
     tools = default_tools(ctx)
@@ -33,6 +34,8 @@ def _pools(ctx) -> dict[str, list]:
         "exec": [p.finding for p in sh.model_exec()] + _on(f["agent.executor"])
                 + [p.finding for p in sh.default_sandboxes],
         "guards": _on(f["agent.guard"]),
+        "envbuild": env_builds(ctx, sh.model_exec() + [p for p in sh.exec_paths if p.driven]
+                               + [p for p in sh.exec_paths if not p.opt_in]),
         "creds": _on(f["secrets.env_key"]) + [x for x in _on(f["sem.credential"]) if x.data.get("ambient")]
                  + _on(f["identity.ambient"]),
         "loop": _on(f["agent.loop"]),
@@ -90,20 +93,21 @@ def _in_tools(ctx, tools, found) -> list:
 # per criterion and dimension: the pools whose facts follow the assessor's own evidence
 # (`set:<topic>`: where the shipped default of a setting on that topic is defined)
 PLAN = {
-    "C1": {"S": ("creds", "exec"), "C": ("exec", "creds"), "D": ("creds", "config", "set:sandbox"),
-           "B": ("exec", "creds")},
+    "C1": {"S": ("creds", "exec"), "C": ("exec", "envbuild", "creds"),
+           "D": ("creds", "config", "set:sandbox"), "B": ("envbuild", "exec", "creds")},
     "C2": {"S": ("gates", "dispatch", "set:approval", "toolcall", "loop"), "C": ("gates", "toolcall", "tools"),
            "D": ("gates", "set:approval"), "B": ("exec", "tools")},
     "C3": {"S": ("toolcall", "filters", "tools"), "C": ("toolset", "tools", "filters", "set:tools"),
            "D": ("toolset", "set:tools", "tools"), "B": ("toolbody", "exec", "toolcall", "tools")},
     "C4": {"S": ("exec", "filters", "set:sandbox"), "C": ("exec", "dispatch"),
-           "D": ("exec", "set:sandbox"), "B": ("exec", "creds")},
+           "D": ("exec", "set:sandbox"), "B": ("exec", "envbuild", "creds")},
     "C5": {"S": ("gates", "spots"), "C": ("spots", "toolcall", "tools"), "D": ("gates", "spots", "set:approval"),
            "B": ("tools", "exec", "creds", "set:network")},
     "C6": {"S": ("config",), "C": ("config",), "D": ("config", "set:memory"), "B": ("config", "exec")},
     "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config", "set:extensions"), "B": ("ext", "exec")},
     "C8": {"S": ("protect", "set:secrets"), "C": ("protect", "exec"),
-           "D": ("telemetry", "protect", "set:telemetry", "set:secrets"), "B": ("creds", "exec")},
+           "D": ("telemetry", "protect", "set:telemetry", "set:secrets"),
+           "B": ("envbuild", "creds", "exec")},
     "C9": {"S": ("records", "loop"), "C": ("records", "loop"), "D": ("records", "set:audit"),
            "B": ("records",)},
     "C10": {"S": ("limits", "loop", "set:limits"), "C": ("limits", "exec"),
