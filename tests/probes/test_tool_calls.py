@@ -172,3 +172,56 @@ def test_assembly_is_where_the_default_tools_are_put_together(live):
     assert "3 of the default tools (ReadFile, RunShell, WebFetch)" in found[0].claim
     # the tool names inside the prompt string of describe() are not an assembly
     assert not [f for f in found if f.location.start_line == line_of(AGENT, "hint = ")]
+
+
+# ---------------------------------------------------------------- agent.tool_result
+
+RESULTS = '''import json
+
+from openai import OpenAI
+
+from bot.tools import run
+
+
+def loop(task: str):
+    messages = [{"role": "user", "content": task}]
+    while len(messages) < 30:
+        reply = OpenAI().chat.completions.create(model="m", messages=messages)
+        for call in reply.choices[0].message.tool_calls or []:
+            output = run(call.function.name, json.loads(call.function.arguments))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
+        trim(messages)
+    return messages
+
+
+def trim(messages):
+    tool_msgs = [m for m in messages if m["role"] == "tool"]
+    return sorted(tool_msgs, key=lambda m: count_tokens([{"role": "tool", "content": m["content"]}]))
+
+
+def count_tokens(messages):
+    return sum(len(m["content"]) for m in messages)
+
+
+def count_tool_tokens(text):
+    return count_tokens([{"role": "tool", "content": text}])
+'''
+
+RESULT_TOOLS = '''def run(name, args):
+    return f"{name}: {args}"
+'''
+
+RESULT_FILES = {"bot/__init__.py": "", "bot/agent.py": RESULTS, "bot/tools.py": RESULT_TOOLS,
+                "bot/__main__.py": "import sys\n\nfrom bot.agent import loop\n\nloop(sys.argv[1])\n",
+                "tests/test_agent.py": RESULTS}
+
+
+def test_tool_output_returned_to_the_model_is_cited_and_measured_copies_are_not(tmp_path_factory):
+    from .modelled import modelled
+
+    m = modelled(tmp_path_factory, RESULT_FILES)
+    found = m.findings()["agent.tool_result"]
+    assert [(f.location.path, f.location.start_line) for f in found] == [
+        ("bot/agent.py", line_of(RESULTS, 'messages.append({"role": "tool"'))]
+    assert found[0].claim == "A tool's output is made into a message the model reads here in loop."
+    # trim() reads tool messages and builds one only to count it; count_tool_tokens measures

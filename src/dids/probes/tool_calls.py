@@ -15,6 +15,7 @@ import re
 
 from ..index.pyfacts import short_name
 from ..index.repo import RepoIndex
+from ..models import Kind
 from .base import finding, probe
 
 # what a name says it holds: the model's tool call, or the tools/actions the model picks from
@@ -118,3 +119,67 @@ def tool_calls(index: RepoIndex):
     for dist, path, start, end, func, whats in found[:_MAX]:
         yield finding("agent.tool_call", f"{func} takes the model's tool call here: "
                       + "; ".join(whats[:5]) + ".", path, start, end, func=func, signals=len(whats))
+
+
+# a message the model will read, with the role of a tool's output: `{"role": "tool", ...}`,
+# `ChatMessage(role=MessageRole.TOOL_RESPONSE, ...)`, `msg["role"] = "function"`
+_TOOL_ROLE = re.compile(r"""["']role["']\s*:\s*["'](tool|function|ipython)["']|\brole\s*=\s*["'](tool|function|"""
+                        r"""ipython)["']|\b\w*Role\.(TOOL_RESPONSE|TOOL|FUNCTION|OBSERVATION)\b""")
+_ROLE_TARGET = re.compile(r"""\[\s*["']role["']\s*\]$|\.role$""")
+_RESULT_FUNC = re.compile(r"^_?(format|convert|render|serialize|to)_\w*(tool|observation|function)_?"
+                          r"\w*(result|output|response|message|data)s?\w*$", re.I)
+_RESULT_MAX = 6
+_MEASURES = re.compile(r"count|token|len$|size", re.I)  # a message built only to be measured
+
+
+def _builds_role(text: str) -> bool:
+    """TEXT gives a message the tool role (not `if msg["role"] == "tool"`, which reads one)."""
+    return any(not re.search(r"(==|!=|\bin|\bis)\s*$", text[:m.start()])
+               and not re.search(r"(count|token)\w*\(", text[max(0, m.start() - 80):m.start()], re.I)
+               for m in _TOOL_ROLE.finditer(text))
+
+
+@probe("agent.tool_result", ("C5", "C9"), "Mark tool output as data before the model reads it.")
+def tool_results(index: RepoIndex):
+    """Where a tool's output becomes a message the model reads: a message with the tool's role,
+    or a function that formats tool results for the model, in live code on the scored path."""
+    model = index.agent
+    if model is None or not model.session.loops:
+        return
+    driven = model.session.driven
+    found = []
+    for facts in index.source_py():
+        hits: dict[str, list[int]] = {}
+        for c in facts.calls:
+            text = " ".join(c.args) + " " + " ".join(f"{k}={v}" for k, v in c.kwargs)
+            if _builds_role(text) and not _MEASURES.search(c.short):
+                hits.setdefault(c.func or "<module>", []).append(c.line)
+        for a in facts.assigns:
+            v = (a.value or "").strip()
+            if _builds_role(v) or (_ROLE_TARGET.search(a.target)
+                                        and re.fullmatch(r"""["'](tool|function)["']""", v)):
+                hits.setdefault(a.scope if a.scope_kind == "function" else "<module>", []).append(a.line)
+        named = set()
+        for d in facts.defs:
+            if _RESULT_FUNC.match(d.name) and d.qualname not in hits:
+                hits.setdefault(d.qualname, []).append(d.line)
+                named.add(d.qualname)
+        for func, lines in hits.items():
+            if func != "<module>" and re.search(r"count|token", func.rsplit(".", 1)[-1], re.I):
+                continue  # a message built only to be measured
+            named_only = func in named and len(lines) == 1
+            if model.reach.of(facts.path, lines[0]).split(":")[0] not in ("default", "library"):
+                continue  # behind a setting, or off the scored path
+            # reached from an agent loop first; then anything else on the path
+            dist = driven.get(f"{facts.path}::{func}", 0 if func == "<module>" else 50)
+            for start, end in _clusters(lines):
+                found.append((dist, named_only, facts.path, start, end, func))
+    found.sort(key=lambda x: (x[0], x[1], x[2], x[3]))
+    for _d, named_only, path, start, end, func in found[:_RESULT_MAX]:
+        where = "" if func == "<module>" else f" in {func}"
+        if named_only:  # what the function does is read off its name: say so
+            yield finding("agent.tool_result", f"{func} formats tool results (by its name) on the "
+                          "way back to the model.", path, start, end, func=func, kind=Kind.inferred)
+        else:
+            yield finding("agent.tool_result", f"A tool's output is made into a message the model "
+                          f"reads here{where}.", path, start, end, func=func)
