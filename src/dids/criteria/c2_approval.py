@@ -45,13 +45,16 @@ def assess(ctx: Context) -> CriterionAssessment:
     configs = []
     mode_off = bool(allow_modes) and not on_flags
     gates = [g for g in f["approval.gate"] if str(g.data.get("reach", "default")) != "off-path"]
+    # lists of tools exempt from the prompt are the gate's exceptions, not gates
+    exempt_lists = [g for g in gates if g.data.get("how") == "exempt"]
+    gates = [g for g in gates if g.data.get("how") != "exempt"]
     # per-tool approval flags, pre-tool hooks and persisted decisions are judged below; any
     # other agent by the human decisions on its model's path
     tool_flags = [x for x in flags if x.data.get("asks") is not None and re.match(
         r"^(requires?|needs?)_(approval|confirmation)$|^approval_required$",
         str(x.data.get("name", "")))]
     if not (records or hooks or regs or tool_flags):
-        return _from_gates(ctx, gates, powerful, undo, none)
+        return _from_gates(ctx, gates, powerful, undo, none, exempt_lists)
     if s == 0:
         b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)
         b.set("S", 0, stext, s_ev)
@@ -159,7 +162,7 @@ def _reversibility(ctx: Context, undo, none):
         (powerful_tools(ctx)[:2] or [none])
 
 
-def _from_gates(ctx: Context, gates, powerful, undo, none) -> CriterionAssessment:
+def _from_gates(ctx: Context, gates, powerful, undo, none, exempt_lists=()) -> CriterionAssessment:
     """Levels from the human decisions on the model's path (prompts, awaiting-confirmation
     states), for agents without per-tool approval flags."""
     from .facts import shared
@@ -188,14 +191,19 @@ def _from_gates(ctx: Context, gates, powerful, undo, none) -> CriterionAssessmen
         if in_tool:
             c, ctext = 1, ("Only the tool that asks for it reaches the gate; the other tools, "
                            "egress included, run without one.")
-        elif mcp and opt_in:
+        elif mcp and opt_in and not any(g.data.get("how") == "callback" for g in chokepoint):
+            # (a decision the dispatcher awaits for every tool call covers extension tools too)
             c, ctext = 1, "Built-in actions are held for the decision; extension (MCP) tools bypass it."
         elif code and not in_tool:
             c, ctext = 3, ("Every model-initiated execution passes the same prompt at the single "
                            "execution chokepoint.")
+        elif exempt_lists:
+            c, ctext = 2, ("The gate sits where every tool call passes, but a list of tools ("
+                           + ", ".join(str(exempt_lists[0].data.get("tools", "")).split(",")[:4])
+                           + ") is exempt from it.")
         else:
             c, ctext = 2, "The gate sits where every built-in tool call passes."
-        b.set("C", c, ctext, (in_tool or items)[:2] + powerful[:1])
+        b.set("C", c, ctext, (in_tool or items)[:2] + list(exempt_lists[:1]) + powerful[:1])
         if opt_in:
             b.set("D", 0, "Off unless the user turns it on.", items[:2])
         else:
@@ -220,7 +228,12 @@ def _from_gates(ctx: Context, gates, powerful, undo, none) -> CriterionAssessmen
         configs.append(b.build())
         if opt:
             setting = str(opt[0].data.get("reach")).split(":", 1)[-1]
-            alt = ConfigBuilder(ctx, "C2", "ask", f"opt-in confirmation ({setting} turned on)",
+            from ..agent.ts_defaults import switch_of
+
+            # a switch whose true value means "do not ask" is turned off to get the prompts
+            turned = "off" if switch_of(setting) in ("autoapprove", "yolo", "skippermissions") \
+                else "on"
+            alt = ConfigBuilder(ctx, "C2", "ask", f"opt-in confirmation ({setting} turned {turned})",
                                 opt_in=True)
             gated(alt, opt, True)
             alt.caps.append("G1")
