@@ -125,7 +125,8 @@ def assess(ctx: Context) -> CriterionAssessment:
             bl, btext = 1, "Egress or state-changing tools run unattended, but not all Rule-of-Two legs meet."
         else:
             bl, btext = 2, "Powerful tools need a human by default."
-        b.set("B", bl, btext, (r2["C"][:2] + r2["B"][:1] + f["scope.allowlist"][:1]) or [none])
+        bypass = gates.get("bypass", [])[:1] if bl == 0 else []
+        b.set("B", bl, btext, (bypass + r2["C"][:2] + r2["B"][:1] + f["scope.allowlist"][:1]) or [none])
         kind = "prompt-level rules" if spots else "nothing"
     configs = [b.build()]
     if gates["opt"] and not gates["chokepoint"]:

@@ -206,6 +206,8 @@ def gates(index: RepoIndex):
         yield from _callback_gates(index, driven)
     if ts:
         yield from _exemptions(index)
+    if ts and driven is not None and model is not None:
+        yield from _short_circuits(index, driven)
     for h in index.live_hits([_STATE_GATE], globs=("*.py",)):
         text = h.text.strip()
         if re.match(r"^[A-Z_]+\s*=\s*['\"]", text):
@@ -307,6 +309,32 @@ def _exemptions(index: RepoIndex):
             yield finding("approval.gate", f"{a.target} lists {len(names)} tools that run without "
                           f"asking even when approvals are on ({', '.join(names[:6])}).", path,
                           a.line, end, how="exempt", tools=",".join(names), in_tool=False)
+
+
+_IF_HEAD = re.compile(r"^\s*if\s*\((?P<cond>.+)\)\s*\{?\s*(?P<rest>.*)$")
+_APPROVED = re.compile(r"^\s*return\s*(\{\s*approved\s*:\s*true\b|true\s*;?\s*$|\{\s*allow(ed)?\s*:\s*true)")
+
+
+def _short_circuits(index: RepoIndex, driven: set[str]):
+    """An approval callback the loop is handed that answers "approved" without asking while a
+    switch is set (`if (autoApproveAll) return {approved: true}`). `how="autoapprove"`: not a
+    gate, the switch that skips it."""
+    graph = index.agent.graph
+    props = set(_approval_asks(index, driven))
+    for nid, node in sorted(graph.nodes.items()):
+        if node.kind != "function" or nid in driven or node.qualname.rsplit(".", 1)[-1] not in props:
+            continue
+        for ln in range(node.line, min(node.end_line, node.line + 40) + 1):
+            m = _IF_HEAD.match(index.line(node.path, ln))
+            if not m:
+                continue
+            rest = m.group("rest") or index.line(node.path, ln + 1)
+            if _APPROVED.match(rest if rest.strip().startswith("return") else " " + rest):
+                cond = m.group("cond").strip()
+                yield finding("approval.gate", f"{node.qualname} answers approved without asking "
+                              f"while {cond} holds.", node.path, ln, ln + 2, how="autoapprove",
+                              cond=cond, in_tool=False)
+                break
 
 
 def _approval_asks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, int, str, str]]:
