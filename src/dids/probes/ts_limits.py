@@ -10,7 +10,7 @@ import re
 from .base import finding
 from .ts_probes import ts_probe
 
-_NEG_PID = re.compile(r"^-\s*[\w$.]+$")
+_NEG_PID = re.compile(r"^-\s*\(?[\w$.]+!?\)?$")
 _TREE_KILL = re.compile(r"^(tree-kill|treeKill|terminate|pidtree|fkill)(\.|$)|\.treeKill$|^treeKill$")
 
 
