@@ -236,6 +236,8 @@ def test_process_group_kill(m):
 def test_workspace_configuration_paths(m):
     got = {(p, ln) for p, ln in _at(m, "memory.repo_config") if p == "src/paths.ts"}
     assert got == {("src/paths.ts", m.line("src/paths.ts", "join(workspacePath, \".acme\", \"hooks\")"))}
+    (f,) = [f for f in m.findings()["memory.repo_config"] if f.location.path == "src/paths.ts"]
+    assert f.data["executable"] is True  # a hooks folder holds code
 
 
 def test_c2_and_c5_score_the_opt_in_prompt_as_the_alternative(m):
@@ -253,3 +255,11 @@ def test_c2_and_c5_score_the_opt_in_prompt_as_the_alternative(m):
     # the prompt leaves an egress tool exempt: no injection control in the alternative either
     c5 = {cfg.name: cfg for cfg in by["C5"].configurations}
     assert (c5["ask"].levels.S, c5["ask"].levels.B) == (0, 1)
+
+
+def test_c6_workspace_hooks_are_code_execution(m):
+    from dids.engine import score_index
+
+    c6 = {c.id: c for c in score_index(m.index).criteria}["C6"]
+    assert (c6.levels.S, c6.levels.C, c6.levels.D, c6.levels.B) == (0, 0, 0, 0)
+    assert c6.cap == "C6-REPOCONFIG"

@@ -14,6 +14,7 @@ from .ts_probes import ts_probe
 
 _WORKSPACE = re.compile(r"^(this\.)?(\w+\.)?(workspace\w*|cwd|projectRoot|projectDir|repoRoot|"
                         r"rootPath|workspaceRoot|workingDirectory|process\.cwd\(\))$", re.I)
+_EXECUTABLE = re.compile(r"hook|plugin|script", re.I)
 _CONFIG_PART = re.compile(r"hook|plugin|rule|skill|agents?\b|AGENTS|workflow|mcp|"
                           r"""^["'`]\.[\w-]+["'`]$|CONFIG_DIR""", re.I)
 
@@ -33,6 +34,8 @@ def workspace_config_paths(index):
             parts = [a.strip() for a in c.args[1:]]
             if not any(_CONFIG_PART.search(p) for p in parts):
                 continue
+            executable = any(_EXECUTABLE.search(p) for p in parts)
+            what = "a hook or plugin folder (code)" if executable else "an agent configuration path"
             yield finding("memory.repo_config", f"{c.raw}({', '.join(a.strip() for a in c.args)[:80]}) "
-                          f"in {c.func or 'module scope'} builds an agent configuration path inside "
-                          "the workspace.", path, c.line, c.end_line)
+                          f"in {c.func or 'module scope'} puts {what} inside the workspace on the "
+                          "agent's search path.", path, c.line, c.end_line, executable=executable)
