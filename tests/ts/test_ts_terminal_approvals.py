@@ -173,7 +173,20 @@ export function cacheFile(workspacePath: string): string {
 }
 """
 
-FILES = {"package.json": PKG, "README.md": README, "src/cli.ts": CLI, "src/session.ts": SESSION,
+MCP = """import { spawn } from "node:child_process";
+
+export class StdioMcpClient {
+  start(command: string, args: string[]) {
+    return spawn(command, args, { env: { ...process.env }, stdio: ["pipe", "pipe", "pipe"] });
+  }
+
+  startQuiet(command: string) {
+    return spawn(command, [], { env: { PATH: "/usr/bin" } });
+  }
+}
+"""
+
+FILES = {"src/mcp/client.ts": MCP, "package.json": PKG, "README.md": README, "src/cli.ts": CLI, "src/session.ts": SESSION,
          "src/approvals.ts": APPROVALS, "src/events.ts": EVENTS, "src/agent.ts": AGENT,
          "src/shell.ts": SHELL, "src/store.ts": STORE, "src/telemetry.ts": TELEMETRY,
          "src/paths.ts": PATHS}
@@ -263,3 +276,19 @@ def test_c6_workspace_hooks_are_code_execution(m):
     c6 = {c.id: c for c in score_index(m.index).criteria}["C6"]
     assert (c6.levels.S, c6.levels.C, c6.levels.D, c6.levels.B) == (0, 0, 0, 0)
     assert c6.cap == "C6-REPOCONFIG"
+
+
+def test_mcp_server_processes_and_their_environment(m):
+    got = {(f.location.start_line, f.data["env"]) for f in m.findings()["ext.mcp_stdio"]
+           if f.location.path == "src/mcp/client.ts"}
+    assert got == {(m.line("src/mcp/client.ts", "{ ...process.env }"), "full"),
+                   (m.line("src/mcp/client.ts", "PATH:"), "constructed")}
+    # a spawn outside an MCP client is a process spawn, not an MCP server
+    assert not [f for f in m.findings()["ext.mcp_stdio"] if f.location.path == "src/shell.ts"]
+
+
+def test_c7_workspace_plugins_load_without_install(m):
+    from dids.engine import score_index
+
+    c7 = {c.id: c for c in score_index(m.index).criteria}["C7"]
+    assert c7.levels.D == 0 and c7.levels.B == 1
