@@ -186,7 +186,22 @@ export class StdioMcpClient {
 }
 """
 
-FILES = {"src/mcp/client.ts": MCP, "package.json": PKG, "README.md": README, "src/cli.ts": CLI, "src/session.ts": SESSION,
+HISTORY = """import { writeFileSync } from "node:fs";
+
+export function persistMessages(id: string, messages: unknown[]): void {
+  writeFileSync(`/tmp/${id}.messages.json`, JSON.stringify(messages));
+}
+
+export function onAgentEvent(id: string, event: { type: string }, messages: unknown[]): void {
+  if (event.type === "error") {
+    persistMessages(id, messages);
+  } else if (event.type === "iteration_end") {
+    persistMessages(id, messages);
+  }
+}
+"""
+
+FILES = {"src/history.ts": HISTORY, "src/mcp/client.ts": MCP, "package.json": PKG, "README.md": README, "src/cli.ts": CLI, "src/session.ts": SESSION,
          "src/approvals.ts": APPROVALS, "src/events.ts": EVENTS, "src/agent.ts": AGENT,
          "src/shell.ts": SHELL, "src/store.ts": STORE, "src/telemetry.ts": TELEMETRY,
          "src/paths.ts": PATHS}
@@ -292,3 +307,9 @@ def test_c7_workspace_plugins_load_without_install(m):
 
     c7 = {c.id: c for c in score_index(m.index).criteria}["C7"]
     assert c7.levels.D == 0 and c7.levels.B == 1
+
+
+def test_history_persisted_per_iteration(m):
+    got = [f for f in m.findings()["records.transcript"] if f.data.get("per_step")]
+    assert [(f.location.path, f.location.start_line) for f in got] == [
+        ("src/history.ts", m.line("src/history.ts", '"iteration_end"'))]
