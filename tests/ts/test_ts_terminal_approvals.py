@@ -151,7 +151,10 @@ export function saveScript(file: string, body: string): void {
   // chmodSync(file, 0o600) in a comment is not a call
 }
 """
-TELEMETRY = """export function sanitizeErrorMessage(message: string): string {
+TELEMETRY = """export const ERROR_TELEMETRY_EVENT = process.env.ACME_TELEMETRY_EVENT ?? "sdk.error";
+export const TELEMETRY_ENABLED = process.env.ACME_TELEMETRY ?? "true";
+
+export function sanitizeErrorMessage(message: string): string {
   return message
     .replace(/(api[_-]?key|access[_-]?token|password)=([^&\\s]+)/gi, "$1=[redacted]")
     .replace(/(Bearer\\s+)[A-Za-z0-9._-]+/g, "$1[redacted]");
@@ -313,3 +316,18 @@ def test_history_persisted_per_iteration(m):
     got = [f for f in m.findings()["records.transcript"] if f.data.get("per_step")]
     assert [(f.location.path, f.location.start_line) for f in got] == [
         ("src/history.ts", m.line("src/history.ts", '"iteration_end"'))]
+
+
+def test_a_telemetry_event_name_is_no_switch(m):
+    keys = {f.data["key"] for f in m.findings()["secrets.telemetry"]
+            if f.probe == "secrets.telemetry_default"}
+    assert "ACME_TELEMETRY" in keys and "ACME_TELEMETRY_EVENT" not in keys
+
+
+def test_c2_alternative_cites_the_shipped_switch_first_for_d(m):
+    from dids.engine import score_index
+
+    c2 = {c.id: c for c in score_index(m.index).criteria}["C2"]
+    alt = [cfg for cfg in c2.assessment.configurations if cfg.opt_in][0]
+    d = alt.dims["D"].evidence[0]
+    assert (d.path, d.start_line) == ("src/cli.ts", m.line("src/cli.ts", "const defaultAutoApprove"))

@@ -206,7 +206,8 @@ def _from_gates(ctx: Context, gates, powerful, undo, none, exempt_lists=(), bypa
             c, ctext = 2, "The gate sits where every built-in tool call passes."
         b.set("C", c, ctext, (in_tool or items)[:2] + list(exempt_lists[:1]) + powerful[:1])
         if opt_in:
-            b.set("D", 0, "Off unless the user turns it on.", items[:2])
+            # the shipped value of the switch the gate waits on decides D
+            b.set("D", 0, "Off unless the user turns it on.", _switch_default(ctx, items) + items[:2])
         else:
             b.set("D", 2, "On by default, but a flag or setting turns it off for the session.",
                   items[:2])
