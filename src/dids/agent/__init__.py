@@ -20,6 +20,11 @@ class AgentModel:
     session: Session
     ts: object = None  # ts_graph.TsInfo when the scored path starts in a Node package
 
+    @property
+    def languages(self) -> set[str]:
+        """The languages the model reads (coverage: what is assessed, not only indexed)."""
+        return {"python", "typescript"} if self.ts is not None else {"python"}
+
 
 def build_model(index) -> AgentModel:
     py = {p: f for p, f in index.py.items() if index.role(p) == "source"}

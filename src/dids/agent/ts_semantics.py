@@ -189,7 +189,9 @@ def matches(index) -> dict[str, list]:
     sem = load()
     lasts = sem.lasts
     out: dict[str, list] = {}
-    for facts, call in index.calls_where(lambda n: True):
+    # every call in source order (what calls_where(lambda n: True) gives, without regrouping
+    # and sorting a hundred thousand calls)
+    for facts, call in ((f, c) for f in index.source_py() for c in f.calls):
         if call.short not in lasts:
             head = call.raw[4:] if call.raw.startswith("new ") else call.raw
             if head.split(".", 1)[0] not in facts.imports and \

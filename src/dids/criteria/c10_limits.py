@@ -16,7 +16,9 @@ def _on(items):
 def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
     caps = _on(f["limits.cap"])
-    loop_caps = _on(f["limits.loop_cap"])
+    # a cap that binds only once someone sets its bound is no default ceiling
+    optional = [x for x in _on(f["limits.loop_cap"]) if x.data.get("optional")]
+    loop_caps = [x for x in _on(f["limits.loop_cap"]) if not x.data.get("optional")]
     # a declared cap counts only where code applies it: in the agent loop first
     enforced = loop_caps + [x for x in _on(f["limits.enforced"])
                             if not any(x.location == y.location for y in loop_caps)]
@@ -47,19 +49,21 @@ def assess(ctx: Context) -> CriterionAssessment:
                    1: "Only one kind of limit is enforced"
                       + (" (caps are declared but never applied)." if declared_only else "."),
                    0: "No enforced step cap, timeout or cost ceiling."}[s],
-          (live_caps[:2] + timeouts[:2] + cost[:1]) or caps[:2] or [no_search])
-    c = 2 if (live_caps and cmd_timeouts) else (1 if s else 0)
+          (live_caps[:2] + (optional[:1] if not live_caps else []) + timeouts[:2] + cost[:1])
+          or caps[:2] or [no_search])
+    c = 2 if ((live_caps or optional) and cmd_timeouts) else (1 if s else 0)
     b.set("C", min(c, s + 1), "Limits bound the agent loop and spawned commands separately; "
           "nothing shows one budget shared by sub-agents and continuations." if c == 2 else
           "Limits cover only part of the work the agent starts." if c else
-          "No limit covers the agent's main path.", (live_caps[:1] + cmd_timeouts[:2]) or [no_search])
+          "No limit covers the agent's main path.",
+          (live_caps[:1] + optional[:1] + cmd_timeouts[:2]) or [no_search])
     if not s:
         d = 0
         dtext = "No limit exists to be on by default."
     elif settable:
         d = 1
         dtext = "Defaults exist, but the model chooses some limits itself (a tool argument)."
-    elif not live_caps:
+    elif not live_caps and not (optional and timeouts):
         d = 1
         dtext = "No step or turn limit bounds the main loop by default."
     else:
@@ -81,6 +85,9 @@ def assess(ctx: Context) -> CriterionAssessment:
     elif tight and header and not cost:
         bl, btext = 2, (f"Model spend is bounded to about {min(ceilings)} steps per run; "
                         "nothing bounds tokens or cost.")
+    elif optional and not live_caps:
+        bl, btext = 1, ("The agent loop has no step ceiling unless one is configured, so spend "
+                        "is unbounded; a cancel path stops in-flight work.")
     elif cancel and not settable:
         bl, btext = 2, "Runs are bounded by the ceilings above and a cancel path stops in-flight work."
     else:
@@ -88,7 +95,8 @@ def assess(ctx: Context) -> CriterionAssessment:
                         "work; spend is unbounded.")
     b.set("B", min(bl, s + 1), btext + ("" if cost or "tokens or cost" in btext else
                                         " No cost ceiling was found."),
-          (loop_caps[:1] if tight else []) + cancel[:2] + settable[:1] or [no_search])
+          (loop_caps[:1] if tight else []) + (optional[:1] if not live_caps else [])
+          + cancel[:2] + settable[:1] or [no_search])
     summary = (f"dids found {len(live_caps)} places where a step or tool-call cap is applied, "
                f"{len(caps)} cap declarations with numeric defaults, {len(timeouts)} timeouts, "
                f"{len(cost)} cost ceilings and {len(cancel)} cancel paths.")

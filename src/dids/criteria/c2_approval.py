@@ -45,13 +45,17 @@ def assess(ctx: Context) -> CriterionAssessment:
     configs = []
     mode_off = bool(allow_modes) and not on_flags
     gates = [g for g in f["approval.gate"] if str(g.data.get("reach", "default")) != "off-path"]
+    # lists of tools exempt from the prompt are the gate's exceptions, not gates
+    exempt_lists = [g for g in gates if g.data.get("how") == "exempt"]
+    bypass = [g for g in gates if g.data.get("how") == "autoapprove"]
+    gates = [g for g in gates if g.data.get("how") not in ("exempt", "autoapprove")]
     # per-tool approval flags, pre-tool hooks and persisted decisions are judged below; any
     # other agent by the human decisions on its model's path
     tool_flags = [x for x in flags if x.data.get("asks") is not None and re.match(
         r"^(requires?|needs?)_(approval|confirmation)$|^approval_required$",
         str(x.data.get("name", "")))]
     if not (records or hooks or regs or tool_flags):
-        return _from_gates(ctx, gates, powerful, undo, none)
+        return _from_gates(ctx, gates, powerful, undo, none, exempt_lists, bypass)
     if s == 0:
         b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)
         b.set("S", 0, stext, s_ev)
@@ -159,7 +163,7 @@ def _reversibility(ctx: Context, undo, none):
         (powerful_tools(ctx)[:2] or [none])
 
 
-def _from_gates(ctx: Context, gates, powerful, undo, none) -> CriterionAssessment:
+def _from_gates(ctx: Context, gates, powerful, undo, none, exempt_lists=(), bypass=()) -> CriterionAssessment:
     """Levels from the human decisions on the model's path (prompts, awaiting-confirmation
     states), for agents without per-tool approval flags."""
     from .facts import shared
@@ -188,16 +192,22 @@ def _from_gates(ctx: Context, gates, powerful, undo, none) -> CriterionAssessmen
         if in_tool:
             c, ctext = 1, ("Only the tool that asks for it reaches the gate; the other tools, "
                            "egress included, run without one.")
-        elif mcp and opt_in:
+        elif mcp and opt_in and not any(g.data.get("how") == "callback" for g in chokepoint):
+            # (a decision the dispatcher awaits for every tool call covers extension tools too)
             c, ctext = 1, "Built-in actions are held for the decision; extension (MCP) tools bypass it."
         elif code and not in_tool:
             c, ctext = 3, ("Every model-initiated execution passes the same prompt at the single "
                            "execution chokepoint.")
+        elif exempt_lists:
+            c, ctext = 2, ("The gate sits where every tool call passes, but a list of tools ("
+                           + ", ".join(str(exempt_lists[0].data.get("tools", "")).split(",")[:4])
+                           + ") is exempt from it.")
         else:
             c, ctext = 2, "The gate sits where every built-in tool call passes."
-        b.set("C", c, ctext, (in_tool or items)[:2] + powerful[:1])
+        b.set("C", c, ctext, (in_tool or items)[:2] + list(exempt_lists[:1]) + powerful[:1])
         if opt_in:
-            b.set("D", 0, "Off unless the user turns it on.", items[:2])
+            # the shipped value of the switch the gate waits on decides D
+            b.set("D", 0, "Off unless the user turns it on.", _switch_default(ctx, items) + items[:2])
         else:
             b.set("D", 2, "On by default, but a flag or setting turns it off for the session.",
                   items[:2])
@@ -211,16 +221,26 @@ def _from_gates(ctx: Context, gates, powerful, undo, none) -> CriterionAssessmen
         configs.append(b.build())
     else:
         b = ConfigBuilder(ctx, "C2", "default", "default configuration", opt_in=False)
-        b.set("S", 0, "Nothing asks a human before a tool or command runs.", powerful[:2] + [none])
+        switch = _switch_default(ctx, opt)
+        if bypass or switch:
+            b.set("S", 0, "Nothing asks a human by default: the approval callback answers "
+                  "approved while the shipped switch is on.", switch[:1] + list(bypass[:1]) + powerful[:1])
+        else:
+            b.set("S", 0, "Nothing asks a human before a tool or command runs.", powerful[:2] + [none])
         b.set("C", 0, "No tool reaches a gate.", powerful[:2] or [none])
-        b.set("D", 0, "No approval is on by default.", opt[:1] or [none])
+        b.set("D", 0, "No approval is on by default.", switch[:1] + opt[:1] or [none])
         b.set("B", bl, btext, b_ev)
         if powerful:
             b.caps.append("C2-POWERBYPASS")
         configs.append(b.build())
         if opt:
             setting = str(opt[0].data.get("reach")).split(":", 1)[-1]
-            alt = ConfigBuilder(ctx, "C2", "ask", f"opt-in confirmation ({setting} turned on)",
+            from ..agent.ts_defaults import switch_of
+
+            # a switch whose true value means "do not ask" is turned off to get the prompts
+            turned = "off" if switch_of(setting) in ("autoapprove", "yolo", "skippermissions") \
+                else "on"
+            alt = ConfigBuilder(ctx, "C2", "ask", f"opt-in confirmation ({setting} turned {turned})",
                                 opt_in=True)
             gated(alt, opt, True)
             alt.caps.append("G1")
@@ -229,3 +249,32 @@ def _from_gates(ctx: Context, gates, powerful, undo, none) -> CriterionAssessmen
                f"a setting; {len(powerful)} powerful tools are in reach.")
     return CriterionAssessment(criterion="C2", assessed=True, summary=summary,
                                configurations=tuple(configs))
+
+
+def _switch_default(ctx: Context, opt) -> list:
+    """The binding that ships the approval switch an opt-in gate waits on (TypeScript:
+    `const defaultToolAutoApprove = true`), as evidence of the default."""
+    if not opt:
+        return []
+    defaults = getattr(getattr(getattr(ctx.index, "agent", None), "reach", None), "defaults", None)
+    ts = getattr(defaults, "ts", None)
+    if ts is None:
+        return []
+    from ..agent.ts_defaults import switch_of
+
+    setting = str(opt[0].data.get("reach")).split(":", 1)[-1]
+    stem = switch_of(setting)
+    if not stem:
+        return []
+    value = ts.switch_default(stem)
+    # the binding cited must say it on its line; a named declaration first
+    cands = [b for b in ts.switches.get(stem, []) if b[0] == value and value is not None
+             and b[3] in ctx.index.line(b[1], b[2])]
+    cands.sort(key=lambda b: (not re.match(r"\s*(export\s+)?(const|let|var)\s",
+                                           ctx.index.line(b[1], b[2])), b[1], b[2]))
+    if not cands:
+        return []
+    value, path, line, name = cands[0]
+    shown = "true" if value is True else "false" if value is False else str(value)
+    return [finding("approval.mode", f"{name} ships as {shown}, the default of the approval "
+                    f"switch ({setting}) the prompt waits on.", path, line)]

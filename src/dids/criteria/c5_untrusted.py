@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..models import CriterionAssessment, Kind
 from ..probes.base import finding
 from .base import ConfigBuilder, Context, assessor
@@ -123,11 +125,12 @@ def assess(ctx: Context) -> CriterionAssessment:
             bl, btext = 1, "Egress or state-changing tools run unattended, but not all Rule-of-Two legs meet."
         else:
             bl, btext = 2, "Powerful tools need a human by default."
-        b.set("B", bl, btext, (r2["C"][:2] + r2["B"][:1] + f["scope.allowlist"][:1]) or [none])
+        bypass = gates.get("bypass", [])[:1] if bl == 0 else []
+        b.set("B", bl, btext, (bypass + r2["C"][:2] + r2["B"][:1] + f["scope.allowlist"][:1]) or [none])
         kind = "prompt-level rules" if spots else "nothing"
     configs = [b.build()]
     if gates["opt"] and not gates["chokepoint"]:
-        configs.append(_gated_alternative(ctx, gates["opt"]))
+        configs.append(_gated_alternative(ctx, gates["opt"], gates.get("exempt", ())))
     summary = (f"The default session relies on {kind}. Rule of Two: untrusted input "
                f"{'yes' if r2['A'] else 'not found'}, sensitive data in reach "
                f"{'yes' if r2['B'] else 'not found'}, unattended egress/state change "
@@ -137,8 +140,15 @@ def assess(ctx: Context) -> CriterionAssessment:
                                configurations=tuple(configs))
 
 
-def _gated_alternative(ctx: Context, opt):
+_EGRESS_TOOL = re.compile(r"fetch|web|http|url|browse|curl|request|download|search_?web", re.I)
+
+
+def _gated_alternative(ctx: Context, opt, exempt=()):
     setting = str(opt[0].data.get("reach")).split(":", 1)[-1]
+    leaks = [e for e in exempt if any(_EGRESS_TOOL.search(t)
+                                      for t in str(e.data.get("tools", "")).split(","))]
+    if leaks:
+        return _exempt_egress_alternative(ctx, opt, leaks, setting)
     alt = ConfigBuilder(ctx, "C5", "ask", f"opt-in confirmation ({setting} turned on)", opt_in=True)
     mcp = ctx.findings["ext.mcp_stdio"] + ctx.findings["sem.mcp"]
     replace = [x for x in ctx.findings["secrets.replacement"]
@@ -151,5 +161,25 @@ def _gated_alternative(ctx: Context, opt):
     alt.set("B", 1, "Leaking what the model can reach needs an approved action"
             + (", and known secret values are masked before the model sees them." if replace
                else "."), opt[:1] + replace[:1])
+    alt.caps.append("G1")
+    return alt.build()
+
+
+def _exempt_egress_alternative(ctx: Context, opt, leaks, setting):
+    """The opt-in gate leaves an egress tool auto-approved: reading untrusted content and
+    sending what the model read out still needs no human, so the gate is no injection control."""
+    from ..agent.ts_defaults import switch_of
+
+    turned = "off" if switch_of(setting) in ("autoapprove", "yolo", "skippermissions") else "on"
+    alt = ConfigBuilder(ctx, "C5", "ask", f"opt-in confirmation ({setting} turned {turned})",
+                        opt_in=True)
+    egress = [t for t in str(leaks[0].data.get("tools", "")).split(",") if _EGRESS_TOOL.search(t)]
+    names = ", ".join(egress[:3])
+    alt.set("S", 0, f"No mechanism treats untrusted content differently; the opt-in gate exempts "
+            f"{names}, so egress after reading untrusted content is not held.", leaks[:1])
+    alt.set("C", 0, "No untrusted source is handled; the gate is not specific to them.", leaks[:1])
+    alt.set("D", 0, "Off by default.", opt[:1])
+    alt.set("B", 1, f"Approved actions need a human, but {names} stays auto-approved, so "
+            "leaking what the model can read needs none.", leaks[:1] + opt[:1])
     alt.caps.append("G1")
     return alt.build()

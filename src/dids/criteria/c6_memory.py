@@ -94,7 +94,21 @@ def _config_integrity(ctx: Context, b: ConfigBuilder, repo_cfg) -> None:
               and str(x.data.get("reach", "default")) in ("default", "library")]
     env_cmds = _on_path(f["memory.dotenv_commands"])
     user = [x for x in _on_path(f["memory.user_config"]) if x.data.get("defines")]
-    if repo_cfg:
+    executable = [x for x in repo_cfg if x.data.get("executable")]
+    if executable:
+        # hooks and plugins from the workspace are code: a cloned repository runs on the host
+        ev = executable[:3]
+        _lower(b, "S", 0, "Hook and plugin folders of the repository the agent works on are on "
+               "its configuration search path with no trust step, review or provenance; what "
+               "they hold runs as code.", ev)
+        _lower(b, "C", 0, "No store is controlled: the workspace's hooks and plugins are read "
+               "directly.", ev)
+        _lower(b, "D", 0, "Loading workspace hooks and plugins is on by default, with no trust "
+               "step.", ev)
+        _lower(b, "B", 0, "A poisoned repository gets code execution through its hooks or "
+               "plugins.", ev)
+        b.caps.append("C6-REPOCONFIG")
+    elif repo_cfg:
         ev = repo_cfg[:3]
         _lower(b, "S", 1, "Files of the repository the agent works on are loaded as trusted "
                "instructions, tools or scripts, with no provenance marking or review.", ev)

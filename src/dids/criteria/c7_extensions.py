@@ -77,7 +77,13 @@ def assess(ctx: Context) -> CriterionAssessment:
     env_mcp = [x for x in f["memory.dotenv_commands"] if "MCP" in str(x.data.get("key", "")).upper()]
     dotenv = [x for x in f["sem.credential"] if x.data.get("source") == "dotenv" and default_path(x)]
     auto = [r for r in remote if default_path(r) and not r.data.get("acknowledged")]
-    if auto:
+    # hooks and plugins the opened workspace supplies load with no install step (TypeScript reader)
+    ws_ext = [x for x in _live(f["memory.repo_config"]) if x.data.get("executable")]
+    if ws_ext:
+        d, dtext = 0, ("Hooks and plugins supplied by the workspace are discovered and loaded "
+                       "without an explicit install.")
+        d_ev = ws_ext[:2]
+    elif auto:
         d, dtext, d_ev = 1, "Some code is fetched at run time by the code itself.", auto[:2]
     elif [x for x in executed if default_path(x)]:
         d, dtext = 1, ("Extension files are loaded on every start (the operator adds them, but "

@@ -60,6 +60,20 @@ def assess(ctx: Context) -> CriterionAssessment:
               "subscribers that act on it." if before else "Events are persisted, but actions "
               "do not wait for their record.", before[:2] or stores[:2])
         kind = "an event store"
+    elif transcripts and [t for t in transcripts if t.data.get("per_step")]:
+        per_step = [t for t in transcripts if t.data.get("per_step")]
+        ev = per_step[:1] + [t for t in transcripts if t not in per_step][:1] + steps[:1]
+        b.set("S", 2, "The message history, with each tool call and its result, is persisted "
+              "as structured records after every agent iteration; there are no actor or "
+              "approver fields and no tamper evidence.", ev)
+        b.set("C", 2, "Every step of the main loop lands in the persisted history.",
+              per_step[:1] + steps[:1])
+        b.set("D", 2, "The history is written by default, outside the workspace, where the "
+              "agent's own tools can still modify it.", per_step[:1] + transcripts[:1])
+        b.set("B", 1, "The history is written after each iteration, not before each action, "
+              "and the write does not hold the run: an action in flight can go unrecorded.",
+              per_step[:1])
+        kind = "a history persisted per iteration"
     elif transcripts:
         ev = transcripts[:2] + steps[:2]
         b.set("S", 1, "The conversation (messages and code) is saved as a transcript; there "

@@ -155,13 +155,17 @@ def gate_state(ctx) -> dict:
     if got is not None:
         return got
     gates = [g for g in ctx.findings["approval.gate"] if str(g.data.get("reach", "default")) != "off-path"]
+    exempt = [g for g in gates if g.data.get("how") == "exempt"]
+    bypass = [g for g in gates if g.data.get("how") == "autoapprove"]
+    gates = [g for g in gates if g.data.get("how") not in ("exempt", "autoapprove")]
     on = [g for g in gates if str(g.data.get("reach", "default")) == "default"] if sh.has_session \
         else [g for g in gates if str(g.data.get("reach", "default")) in ("default", "library")]
     opt = [g for g in gates if str(g.data.get("reach", "")).startswith("opt-in")]
     triggers = [g for g in gates if g.data.get("in_tool") and g.data.get("how") == "state"
                 and not str(g.data.get("reach", "")).startswith("opt-in")]
     chokepoint = [g for g in on if not g.data.get("in_tool")] if not triggers else []
-    got = {"all": gates, "on": on, "opt": opt, "triggers": triggers, "chokepoint": chokepoint}
+    got = {"all": gates, "on": on, "opt": opt, "triggers": triggers, "chokepoint": chokepoint,
+           "exempt": exempt, "bypass": bypass}
     sh._gates = got
     return got
 

@@ -117,6 +117,9 @@ class _Scopes:
 _CALL_ARGS = re.compile(r"\([^()]+\)")
 
 
+_LABEL_UNSAFE = re.compile(r"[^\w-]")
+
+
 def _short_label(callee: str) -> str:
     """A callee without its inner calls' arguments (`a.b("x").c` -> `a.b().c`), bounded."""
     for _ in range(8):
@@ -229,6 +232,7 @@ def _definitions(src: bytes, caps: dict, scopes: _Scopes, facts: PyFacts) -> lis
             bound_fns.add(node.start_byte)
             n = node.child_by_field_name("name")
             raw.append((node.start_byte, node.end_byte, _text(src, n), "function", (node, node)))
+    callbacks = []
     for node in caps.get("callback", ()):
         if node.start_byte in bound_fns:
             continue
@@ -239,6 +243,18 @@ def _definitions(src: bytes, caps: dict, scopes: _Scopes, facts: PyFacts) -> lis
         callee = call.child_by_field_name(
             "constructor" if call.type == "new_expression" else "function")
         label = _short_label(callee_text(src, callee)) if callee is not None else "?"
+        first = args.named_children[0] if args.named_children else None
+        name = _text(src, first)[1:-1] if first is not None and first is not node and \
+            first.type == "string" else ""
+        callbacks.append((node, label, _LABEL_UNSAFE.sub("_", name)[:40]))
+    # sibling registrations of one call (`server.tool("a", ..., cb)`, `server.tool("b", ..., cb)`)
+    # keep apart by the name they register, or their handlers would share one scope
+    counts: dict[str, int] = {}
+    for _node, label, _name in callbacks:
+        counts[label] = counts.get(label, 0) + 1
+    for node, label, name in callbacks:
+        if counts[label] > 1 and name:
+            label = f"{label}:{name}"
         raw.append((node.start_byte, node.end_byte, f"<{label}>", "function", (node, node)))
     for node in caps.get("class", ()):
         n = node.child_by_field_name("name")

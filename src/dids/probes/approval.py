@@ -168,12 +168,18 @@ def gates(index: RepoIndex):
     Prompts that only set the tool up (login, onboarding, configuration) are chores."""
     from ..agent.semantics import matches
 
+    from ..agent.ts_view import is_view
+
     model = index.agent
     driven = _driven_nodes(index)
+    ts = is_view(index)
+    handed = None
     for facts, c, row in matches(index).get("prompt", ()):
         if row.get("masked"):
             continue
         text = " ".join(c.args + tuple(v for _, v in c.kwargs))
+        if ts:  # a template literal's `${...}` is code (a colour, a name), not the question's words
+            text = _INTERPOLATION.sub(" ", text)
         func = c.func or ""
         context = text + " " + func + " " + _nearby(index, facts.path, c.line)
         if not _GATE_WORDS.search(context) or _PROMPT_CHORE.search(text + " " + func):
@@ -181,10 +187,27 @@ def gates(index: RepoIndex):
         if c.cls and _MODEL_CLASS.search(c.cls.split(".")[-1]):
             continue  # a person standing in for the model (a human "model" class) is not a gate
         if model is not None and not _reached_from(model.graph, driven, facts.path, c.line):
+            if not ts or driven is None:
+                continue
+            if handed is None:
+                handed = _handed_callbacks(index, driven)
+            via = handed.get(model.graph.node_at(facts.path, c.line))
+            if via is None:
+                continue
+            # the decision runs where the loop calls the callback: it takes that call's reach
+            yield finding("approval.gate", f"{c.raw}(...) in {func or 'module scope'} asks the "
+                          "person before the action runs.", facts.path, c.line, c.end_line,
+                          how="prompt", func=func, in_tool=False, reach_at=f"{via[0]}:{via[1]}")
             continue
         yield finding("approval.gate", f"{c.raw}(...) in {func or 'module scope'} asks the person "
                       "before the action runs.", facts.path, c.line, c.end_line, how="prompt",
                       func=func, in_tool=_in_tool(index, facts.path, c.line))
+    if ts and driven is not None and model is not None:
+        yield from _callback_gates(index, driven)
+    if ts:
+        yield from _exemptions(index)
+    if ts and driven is not None and model is not None:
+        yield from _short_circuits(index, driven)
     for h in index.live_hits([_STATE_GATE], globs=("*.py",)):
         text = h.text.strip()
         if re.match(r"^[A-Z_]+\s*=\s*['\"]", text):
@@ -203,6 +226,151 @@ def gates(index: RepoIndex):
         yield finding("approval.gate", "The action is held in an awaiting-confirmation state "
                       "until a user decision resumes it.", h.path, h.line, how="state",
                       in_tool=in_tool)
+
+
+_INTERPOLATION = re.compile(r"\$\{[^{}]*\}")
+# a callback the loop is handed through its configuration and calls to ask for a decision
+_CALLBACK_PROP = re.compile(r"^(?!on[A-Z_]|handle|emit|notify|publish|dispatch)\w*(?i:approv|confirm|permission)\w*$")
+_PROP_READ = re.compile(r"\.([A-Za-z_$][\w$]*)")
+_HANDED_DEPTH = 4
+
+
+def _handed_callbacks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, int]]:
+    """Nodes run by an approval callback the model-driven code is handed (TypeScript): driven
+    code reads a property named for approval (`this.config.requestToolApproval`) and calls it;
+    a function bound to that property name elsewhere (an object-literal member, or one passed
+    by reference under that name) and what it calls within a few steps are reached through it."""
+    graph = index.agent.graph
+    props = {p: (v[0], v[1]) for p, v in _approval_asks(index, driven).items()}
+    if not props:
+        return {}
+    roots: dict[str, tuple[str, int]] = {}
+    for nid, node in graph.nodes.items():
+        last = nid.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+        if node.kind == "function" and nid not in driven and last in props:
+            roots.setdefault(nid, props[last])
+    for src, edges in graph.edges.items():
+        for dst, _ln, how in edges:
+            last = dst.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+            if how == "ref" and last in props and dst not in driven:
+                roots.setdefault(dst, props[last])
+    seen, frontier = dict(roots), sorted(roots)
+    for _ in range(_HANDED_DEPTH):
+        nxt = []
+        for nid in frontier:
+            for dst, _ln, how in graph.edges.get(nid, ()):
+                if dst not in seen and dst not in driven and how in ("call", "nested", "local", "self"):
+                    seen[dst] = seen[nid]
+                    nxt.append(dst)
+        frontier = nxt
+    return seen
+
+
+_DECIDES = re.compile(r"\bapprov\w*|\bdenied\b|\breject\w*|\ballowed\b|\bconfirmed\b", re.I)
+_SKIPS = re.compile(r"\bif\s*\(\s*!|skip|\breturn\b|\bthrow\b|===\s*false|!==\s*true", re.I)
+
+
+def _callback_gates(index: RepoIndex, driven: set[str]):
+    """Model-driven code (the tool dispatcher) awaiting an approval callback and skipping the
+    action on a refusal (`if (!approval.approved) skip`): the host behind the callback decides."""
+    graph = index.agent.graph
+    for path, line, func, raw in sorted(_approval_asks(index, driven).values()):
+        after = " ".join(index.line(path, i) for i in range(line, line + 8))
+        if not (_DECIDES.search(after.split("(", 1)[-1]) and _SKIPS.search(after)):
+            continue
+        if graph.node_at(path, line) not in driven:
+            continue
+        yield finding("approval.gate", f"{raw}(...) in {func} waits for an approval decision "
+                      "before the tool runs; a refusal skips it.", path, line, how="callback",
+                      func=func, in_tool=_in_tool(index, path, line))
+
+
+_EXEMPT_NAME = re.compile(r"auto_?approv|approv\w*exempt|exempt\w*approv|no_?approval|"
+                          r"skip_?approval|without_?approval|safe\w*tool", re.I)
+_TOOL_NAME_LIT = re.compile(r"""["'`]([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{3,})["'`]""")
+
+
+def _exemptions(index: RepoIndex):
+    """A module-level list of tool names that skip the approval prompt (a "safe" or
+    auto-approved list): what stays unattended when approvals are on. `how="exempt"`: not a
+    gate, the gate's exceptions."""
+    for path in sorted(index.py):
+        facts = index.py[path]
+        for a in facts.assigns:
+            if a.scope_kind != "module" or not a.value or not _EXEMPT_NAME.search(a.target):
+                continue
+            v = a.value.strip()
+            if not v.startswith("["):
+                continue
+            names = _TOOL_NAME_LIT.findall(v)
+            if len(names) < 2 or len(names) < v.count(",") - 1:
+                continue  # not a list of names
+            end = a.line + v.count("\n")
+            yield finding("approval.gate", f"{a.target} lists {len(names)} tools that run without "
+                          f"asking even when approvals are on ({', '.join(names[:6])}).", path,
+                          a.line, end, how="exempt", tools=",".join(names), in_tool=False)
+
+
+_IF_HEAD = re.compile(r"^\s*if\s*\((?P<cond>.+)\)\s*\{?\s*(?P<rest>.*)$")
+_APPROVED = re.compile(r"^\s*return\s*(\{\s*approved\s*:\s*true\b|true\s*;?\s*$|\{\s*allow(ed)?\s*:\s*true)")
+
+
+def _short_circuits(index: RepoIndex, driven: set[str]):
+    """An approval callback the loop is handed that answers "approved" without asking while a
+    switch is set (`if (autoApproveAll) return {approved: true}`). `how="autoapprove"`: not a
+    gate, the switch that skips it."""
+    graph = index.agent.graph
+    props = set(_approval_asks(index, driven))
+    for nid, node in sorted(graph.nodes.items()):
+        if node.kind != "function" or nid in driven or node.qualname.rsplit(".", 1)[-1] not in props:
+            continue
+        for ln in range(node.line, min(node.end_line, node.line + 40) + 1):
+            m = _IF_HEAD.match(index.line(node.path, ln))
+            if not m:
+                continue
+            rest = m.group("rest") or index.line(node.path, ln + 1)
+            if _APPROVED.match(rest if rest.strip().startswith("return") else " " + rest):
+                cond = m.group("cond").strip()
+                yield finding("approval.gate", f"{node.qualname} answers approved without asking "
+                              f"while {cond} holds.", node.path, ln, ln + 2, how="autoapprove",
+                              cond=cond, in_tool=False)
+                break
+
+
+def _approval_asks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, int, str, str]]:
+    """property -> (path, line, function, call) of the first driven call that asks through an
+    approval-named callback property (`this.requestToolApproval(...)`, `ask(...)` bound from
+    `this.config.requestApproval`)."""
+    key = ("_approval_asks",)
+    got = index._search_cache.get(key)
+    if got is not None:
+        return got
+    by_path: dict[str, set[str]] = {}
+    for nid in driven:
+        path, _, qual = nid.partition("::")
+        by_path.setdefault(path, set()).add(qual)
+    props: dict[str, tuple[str, int, str, str]] = {}
+    for path, quals in sorted(by_path.items()):
+        facts = index.py.get(path)
+        if facts is None:
+            continue
+        bound: dict[str, str] = {}  # local -> property (`const ask = this.config.requestApproval`)
+        for a in facts.assigns:
+            if a.scope in quals and a.value:
+                ms = [x for x in _PROP_READ.finditer(a.value) if _CALLBACK_PROP.match(x.group(1))]
+                if ms and a.value.strip().endswith(ms[-1].group(1)):
+                    bound[a.target] = ms[-1].group(1)
+        for c in facts.calls:
+            if c.func not in quals:
+                continue
+            prop = bound.get(c.callee)
+            if prop is None:
+                ms = [x for x in _PROP_READ.finditer(c.callee) if _CALLBACK_PROP.match(x.group(1))]
+                prop = ms[-1].group(1) if ms and c.callee.endswith(ms[-1].group(1)) else None
+            if prop and prop not in props:
+                props[prop] = (path, c.line, c.func or "module scope", c.raw)
+    index._search_cache[key] = props
+    return props
 
 
 def _nearby(index: RepoIndex, path: str, line: int) -> str:

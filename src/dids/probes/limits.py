@@ -81,7 +81,8 @@ def timeouts(index: RepoIndex):
         seen.add(s.key)
         best = defaults_for(settings_named(index, s.key), s.key)[0]
         if best.value and re.match(r"^\d+(\.\d+)?$", best.value):
-            yield finding("limits.timeout", f"{best.key} defaults to {best.value} seconds.",
+            unit = "milliseconds" if re.search(r"(_MS|Ms|_MILLIS|Millis)$", best.key) else "seconds"
+            yield finding("limits.timeout", f"{best.key} defaults to {best.value} {unit}.",
                           best.path, best.line, scope="setting")
 
 
@@ -169,6 +170,9 @@ def loop_caps(index: RepoIndex):
         return
     from ..agent.defaults import _UNKNOWN
 
+    from ..agent.ts_view import is_view
+
+    ts = is_view(index)
     defaults = model.reach.defaults
     seen = set()
     for lp in model.session.loops:
@@ -180,6 +184,14 @@ def loop_caps(index: RepoIndex):
         if got:
             seen.add((lp.path, lp.line))
             value = defaults.value(facts, lp.node.split("::")[1], got[1])
+            if ts and _unset_unbounded(b.head, got[1]) and (value is _UNKNOWN or value is None):
+                # `while (max === undefined || i < max)`: no bound unless someone sets one
+                yield finding("limits.loop_cap", f"The agent loop stops when {got[0]} reaches "
+                              f"{got[1]} only when {got[1]} is set; it has no default, so "
+                              "unset the loop runs until the model stops.", lp.path, lp.line,
+                              b.end_line if b.end_line - lp.line < 6 else lp.line,
+                              bound=got[1], value=-1, where="loop", optional=True)
+                continue
             yield finding("limits.loop_cap", f"The agent loop stops when {got[0]} reaches "
                           f"{got[1]}" + (f" (default {value})." if value is not _UNKNOWN and
                                          value is not None else "."), lp.path, lp.line,
@@ -206,6 +218,8 @@ def loop_caps(index: RepoIndex):
             if b.kind != "while" and not set(b.exits) & set("rxb"):
                 continue
             got = _bound_of(b.head)
+            if got and ts and not _STEP_WORD.search(got[0] + " " + got[1]):
+                continue  # a retry, length or depth bound inside a step is not a cap on steps
             if got and _LIMIT_WORD.search(got[1]):
                 seen.add((node.path, b.line))
                 value = defaults.value(facts, node.qualname, got[1])
@@ -260,6 +274,17 @@ def _clamped(facts, name: str) -> bool:
 _RESULT_SIZE = re.compile(r"max_(results?|keys|items|rows|records|lines|chars|characters|length|len|"
                           r"size|count|topics|hits|entries|pages|bytes|depth|width|height|matches|"
                           r"files|documents|docs|events|logs|spans|traces|metrics)$", re.I)
+
+_STEP_WORD = re.compile(r"iter|step|turn|round|tool_?calls?|toolcalls?|loop|cycle", re.I)
+
+
+def _unset_unbounded(head: str, bound: str) -> bool:
+    """Whether HEAD lets the loop run on while BOUND is unset (`b === undefined || ...`)."""
+    b = re.escape(bound)
+    return bool(re.search(rf"{b}\s*(===?\s*(undefined|null)|==\s*null)\s*\|\||!\s*{b}\s*\|\||"
+                          rf"\|\|\s*{b}\s*(===?\s*(undefined|null))", head))
+
+
 _SCHEMA_LIMIT = r"""["'](timeout|max_\w+|budget|time_limit|max_time)["']\s*:\s*(\{|ToolParameter|dict\(|Field\()"""
 
 

@@ -65,8 +65,14 @@ def _with_reach(index: RepoIndex, f: Finding) -> Finding:
     model = index.agent
     if model is None or f.location is None:
         return f
-    reach = model.reach.of(f.location.path, f.location.start_line)
-    dist = model.reach.distance(f.location.path, f.location.start_line)
+    # a finding run through a callback (an approval prompt the loop is handed) has the reach
+    # of the call that runs it
+    path, line = f.location.path, f.location.start_line
+    if f.data.get("reach_at"):
+        path, _, at = str(f.data["reach_at"]).rpartition(":")
+        line = int(at)
+    reach = model.reach.of(path, line)
+    dist = model.reach.distance(path, line)
     return f.model_copy(update={"data": {**f.data, "reach": reach,
                                          "dist": -1 if dist is None else dist}})
 

@@ -82,7 +82,7 @@ def telemetry(index: RepoIndex):
         k = s.key.upper()
         if k in seen or not re.search(r"TELEMETRY|ANALYTICS|POSTHOG|SENTRY_DSN|TRACKING", k) or \
                 re.search(r"HOST|URL|PORT|ENDPOINT|TIMEOUT|THRESHOLD|WINDOW|INTERVAL|BATCH|SIZE|"
-                          r"RETRIES|RETRY|FLUSH|SAMPLE", k):
+                          r"RETRIES|RETRY|FLUSH|SAMPLE|EVENT|_NAME$", k):  # (an event's name is no switch)
             continue
         seen.add(k)
         best = defaults_for(settings_named(index, s.key), s.key)[0]

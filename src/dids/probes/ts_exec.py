@@ -94,3 +94,41 @@ def spawns(index):
         yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
                       env=kind, env_line=env_line, shell=shell, func=call.func or "",
                       callee=call.callee, fixed=fixed_command(facts, call) if call.args else False)
+
+
+_MCP_SCOPE = re.compile(r"mcp|modelcontextprotocol", re.I)
+
+
+@ts_probe("ext.mcp_stdio")
+def mcp_stdio(index):
+    """Local MCP servers started as processes in TypeScript: the MCP SDK's stdio transport with
+    its `env` option, or a host spawn inside an MCP client (a class, function or file named for
+    MCP), with the environment the spawn passes."""
+    for facts, call, row in matches(index).get("mcp", ()):
+        if row.get("transport") != "stdio":
+            continue
+        opts = call.kw("env")
+        kind = "inherit" if opts is None else ("full" if _FULL.search(opts.strip()) else "constructed")
+        if opts is None and call.args and not call.args[0].strip().startswith("{"):
+            kind = "unknown"  # parameters built elsewhere
+        yield finding("ext.mcp_stdio", f"{call.raw}(...) launches an MCP server with "
+                      + {"inherit": "the default environment", "full": "the full parent environment",
+                         "constructed": "an environment built for it",
+                         "unknown": "parameters built elsewhere"}[kind] + ".",
+                      facts.path, call.line, call.end_line, env=kind)
+    for facts, call, row in matches(index).get("exec", ()):
+        if row.get("class") != "host":
+            continue
+        scope = (call.func or "") + " " + (call.cls or "") + " " + facts.path.rsplit("/", 1)[-1]
+        if not _MCP_SCOPE.search(scope):
+            continue
+        kind, _line = env_kind(facts, call, row.get("env_option"))
+        if kind == "unknown":
+            continue
+        yield finding("ext.mcp_stdio", f"{call.raw}(...) in {call.func or 'module scope'} starts an "
+                      "MCP server process with " + {"inherit": "the parent's environment",
+                                                    "full": "a full copy of the parent environment",
+                                                    "filtered": "the parent environment minus some keys",
+                                                    "constructed": "an environment built for it"}[kind]
+                      + ".", facts.path, call.line, call.end_line,
+                      env="full" if kind in ("full", "filtered") else kind)

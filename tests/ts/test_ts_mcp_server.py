@@ -1,0 +1,85 @@
+"""An MCP server in TypeScript: the tools it registers (`server.tool(name, schema, handler)`)
+with what their handlers reach, each handler its own scope; a tool registered only in a test
+file is not one of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.agentmodel.repos import modelled
+
+PKG = """{
+  "name": "acme-mcp",
+  "version": "1.0.0",
+  "type": "module",
+  "bin": {"acme-mcp": "dist/index.js"},
+  "dependencies": {"@modelcontextprotocol/sdk": "^1.0.0", "zod": "^3.0.0"}
+}
+"""
+README = "# acme-mcp\n\n```\nnpm install -g acme-mcp\n```\n"
+INDEX = """import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { runShell } from "./shell.js";
+import { readFile } from "node:fs/promises";
+
+const server = new McpServer({ name: "acme", version: "1.0.0" });
+
+server.tool("run_command", { command: z.string() }, async ({ command }) => {
+  return { content: [{ type: "text", text: await runShell(command) }] };
+});
+
+server.tool("read_note", { path: z.string() }, async ({ path }) => {
+  return { content: [{ type: "text", text: await readFile(path, "utf8") }] };
+});
+
+async function main() {
+  await server.connect(new StdioServerTransport());
+}
+
+main();
+"""
+SHELL = """import { exec } from "node:child_process";
+import { promisify } from "node:util";
+
+const run = promisify(exec);
+
+export async function runShell(command: string): Promise<string> {
+  const { stdout } = await run(command, { timeout: 10_000 });
+  return stdout;
+}
+"""
+TEST = """import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+
+const server = new McpServer({ name: "t", version: "0" });
+server.tool("test_only_tool", {}, async () => ({ content: [] }));
+"""
+
+FILES = {"package.json": PKG, "README.md": README, "src/index.ts": INDEX, "src/shell.ts": SHELL,
+         "src/index.test.ts": TEST}
+
+
+@pytest.fixture(scope="module")
+def m(tmp_path_factory):
+    return modelled(tmp_path_factory, FILES)
+
+
+def test_registered_tools_and_their_reach(m):
+    tools = {f.data["name"]: f for f in m.findings()["tools.inventory"]}
+    assert {"run_command", "read_note"} <= set(tools)
+    assert "test_only_tool" not in tools
+    assert {"exec", "shell"} <= set(tools["run_command"].data["capabilities"].split(","))
+    assert tools["run_command"].location.start_line == m.line("src/index.ts", 'server.tool("run_command"')
+
+
+def test_the_shell_spawn_is_found_with_its_environment(m):
+    spawns = [f for f in m.findings()["exec.spawn"] if f.location.path == "src/shell.ts"]
+    assert [(f.data["shell"], f.data["env"]) for f in spawns] == [(True, "inherit")]
+
+
+def test_sibling_tool_handlers_keep_their_own_capabilities(m):
+    # two `server.tool(...)` callbacks at module scope are two scopes, named by what they register
+    tools = {f.data["name"]: f for f in m.findings()["tools.inventory"]}
+    assert "exec" not in tools["read_note"].data["capabilities"].split(",")
+    quals = [d.qualname for d in m.index.ts["src/index.ts"].defs]
+    assert "<server.tool:run_command>" in quals and "<server.tool:read_note>" in quals
