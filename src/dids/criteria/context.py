@@ -40,7 +40,8 @@ def _pools(ctx) -> dict[str, list]:
                  + _on(f["identity.ambient"]),
         "loop": _on(f["agent.loop"]),
         "dispatch": _on(f["agent.dispatch"]),
-        "toolcall": _on(f["agent.tool_call"]),
+        # sites doing several parts of the hand-off (parse, look up, check, run) first
+        "toolcall": sorted(_on(f["agent.tool_call"]), key=lambda x: int(x.data.get("signals", 0)) < 3),
         "toolresult": _on(f["agent.tool_result"]),
         "toolset": assembly(ctx, tools),
         "toolbody": _in_tools(ctx, powerful, _on(f["sem.network"] + f["sem.exec"] + f["exec.spawn"])),

@@ -37,16 +37,26 @@ _RUN = frozenset({"run", "arun", "_run", "invoke", "ainvoke", "_invoke", "forwar
                   "aexecute", "call", "__call__", "run_tool", "execute_tool", "call_tool"})
 _RUN_NAMED = re.compile(r"^_?(execute|call|run|invoke|dispatch|handle|process)_(tool|action|function)"
                         r"(_?calls?|_mcp)?s?$", re.I)
+# what runs the model's code or command: `self.python_executor(code)`, `computer.run(lang, code)`,
+# `runtime.run_action(action)`
+_EXEC_NAMED = re.compile(r"^(\w+_)?(executor|interpreter)$|^_?(run|execute|exec)_(code|cell|action|command)s?$",
+                         re.I)
+_EXECUTORISH = re.compile(r"(executor|interpreter|computer|runtime|sandbox|terminal|kernel|shell)s?$", re.I)
 _VALIDATE = re.compile(r"^_?validate\w*(tool|arg|param|action|input)", re.I)
 _BRANCH = "branches on the tool the model named"
 _SPAN = 40  # a finding covers the lines of one function's dispatch, not a whole module
 _GAP = 15
-_MAX = 8
+_MAX = 12
 
 
 def _receiver_toolish(callee: str) -> bool:
     parts = callee.split(".")
     return len(parts) >= 2 and bool(_TOOLISH.search(parts[-2].split("[")[0]))
+
+
+def _receiver_executor(callee: str) -> bool:
+    parts = callee.split(".")
+    return len(parts) >= 2 and bool(_EXECUTORISH.search(parts[-2].split("[")[0]))
 
 
 def _call_signals(c) -> list[str]:
@@ -62,6 +72,8 @@ def _call_signals(c) -> list[str]:
         out.append(f"runs the chosen tool ({c.raw})")
     elif splat and _receiver_toolish(c.callee):
         out.append(f"runs the chosen tool with the model's arguments ({c.raw})")
+    elif _EXEC_NAMED.match(short) or (short in _RUN and _receiver_executor(c.callee)):
+        out.append(f"hands code or a command on to {c.raw}")
     if _VALIDATE.match(short):
         out.append(f"checks the tool call with {short}(...)")
     return out
@@ -115,7 +127,8 @@ def tool_calls(index: RepoIndex):
             for start, end in _clusters([ln for ln, _w in hits]):
                 whats = list(dict.fromkeys(w for ln, w in sorted(hits) if start <= ln <= end))
                 found.append((dist, facts.path, start, end, func, whats))
-    found.sort(key=lambda x: (x[0], -len(x[5]), x[1], x[2]))
+    # a site doing several parts of the hand-off first (parse, look up, check, run), then nearest
+    found.sort(key=lambda x: (len(x[5]) < 3, x[0], -len(x[5]), x[1], x[2]))
     for dist, path, start, end, func, whats in found[:_MAX]:
         yield finding("agent.tool_call", f"{func} takes the model's tool call here: "
                       + "; ".join(whats[:5]) + ".", path, start, end, func=func, signals=len(whats))
