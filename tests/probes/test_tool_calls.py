@@ -225,3 +225,41 @@ def test_tool_output_returned_to_the_model_is_cited_and_measured_copies_are_not(
         ("bot/agent.py", line_of(RESULTS, 'messages.append({"role": "tool"'))]
     assert found[0].claim == "A tool's output is made into a message the model reads here in loop."
     # trim() reads tool messages and builds one only to count it; count_tool_tokens measures
+
+
+CODE_AGENT = '''from openai import OpenAI
+
+from bot.executor import LocalExecutor
+
+
+class CodeBot:
+    def __init__(self):
+        self.python_executor = LocalExecutor()
+
+    def run(self, task: str):
+        for _ in range(10):
+            code = OpenAI().chat.completions.create(model="m", messages=[task]).choices[0].message.content
+            task = self.python_executor(code)
+        return task
+
+
+def preview(executor, code):
+    return executor.python_executor(code)
+'''
+
+EXECUTOR = '''class LocalExecutor:
+    def __call__(self, code):
+        return eval(code)
+'''
+
+
+def test_code_handed_to_an_executor_is_cited_only_on_the_loops_path(tmp_path_factory):
+    from .modelled import modelled
+
+    m = modelled(tmp_path_factory, {
+        "bot/__init__.py": "", "bot/agent.py": CODE_AGENT, "bot/executor.py": EXECUTOR,
+        "bot/__main__.py": "import sys\n\nfrom bot.agent import CodeBot\n\nCodeBot().run(sys.argv[1])\n"})
+    found = m.findings()["agent.tool_call"]
+    assert [(f.location.start_line, f.data["func"]) for f in found] == [
+        (line_of(CODE_AGENT, "task = self.python_executor(code)"), "CodeBot.run")]
+    assert "hands code or a command on to self.python_executor" in found[0].claim
