@@ -50,6 +50,7 @@ def _pools(ctx) -> dict[str, list]:
         "filters": _on(f["exec.filter"]),
         "records": _on(f["records.event_store"] + f["records.transcript"] + f["records.step"]
                        + f["records.console"]),
+        "traces": _on(f["records.trace"] + f["records.output_flag"] + f["audit.record"]),
         "limits": _on(f["limits.loop_cap"] + f["limits.enforced"] + f["limits.cap"]
                       + f["limits.exec_timeout"] + f["limits.timeout"]),
         "settable": _on(f["limits.model_settable"] + f["limits.model_settable_schema"]),
@@ -110,8 +111,8 @@ PLAN = {
     "C8": {"S": ("protect", "set:secrets"), "C": ("protect", "exec"),
            "D": ("telemetry", "protect", "set:telemetry", "set:secrets"),
            "B": ("envbuild", "creds", "exec")},
-    "C9": {"S": ("records", "loop"), "C": ("records", "loop"), "D": ("records", "set:audit"),
-           "B": ("records",)},
+    "C9": {"S": ("records", "loop", "traces"), "C": ("records", "loop", "traces"),
+           "D": ("records", "traces", "set:audit"), "B": ("records", "traces")},
     "C10": {"S": ("limits", "loop", "set:limits"), "C": ("limits", "exec"),
             "D": ("settable", "limits", "set:limits"), "B": ("limits", "cancel")},
 }
@@ -127,9 +128,13 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
     configs = []
     for cfg in a.configurations:
         dims = {}
+        # context an earlier dimension of this configuration already shows is not repeated: each
+        # dimension adds the next facts of its pools (its own decisive evidence always stays)
+        shown: set = set()
         for d, dim in cfg.dims.items():
             ev = list(dim.evidence)
-            have = {(e.path, e.start_line) for e in ev}
+            own = {(e.path, e.start_line) for e in ev}
+            have = own | shown
             # a level that rests on a negative search keeps it; context comes after
             pools_here = plan.get(d, ())
             if cfg.opt_in:  # an alternative is opt-in because of a branch: cite it
@@ -145,10 +150,13 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
                     if len(ev) >= _LIMIT:
                         break
                     key = (x.location.path, x.location.start_line)
-                    if key in have:
+                    # a level resting only on a search still shows one located fact, repeated or not
+                    located = any(e.path for e in ev)
+                    if key in have and (located or key not in shown or key in own):
                         continue
                     have.add(key)
                     ev.append(Evidence.of(x, d, cfg.name))
+            shown |= {(e.path, e.start_line) for e in ev[len(dim.evidence):]}
             dims[d] = dim.model_copy(update={"evidence": tuple(ev)})
         configs.append(cfg.model_copy(update={"dims": dims}))
     return a.model_copy(update={"configurations": tuple(configs)})
