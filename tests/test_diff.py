@@ -133,7 +133,7 @@ def test_removed_redaction_lowers_c8(cli, history):
                                             ("secrets.masking", "agent/c.py", 9),
                                             # the masking function itself, now called nowhere
                                             ("secrets.replacement", "agent/redact.py", 4)}
-    assert [e["kind"] for e in c["added_evidence"]] == ["search"]
+    assert [e["kind"] for e in c["added_evidence"]][:1] == ["search"]  # the decisive one first
     assert not any(ch["criterion"] == "C4" for ch in data["changes"])
     assert data["score_delta"] < 0
     md = diff_md(cli, history, "rename", "unmask")

@@ -50,6 +50,10 @@ def _pools(ctx) -> dict[str, list]:
         "filters": _on(f["exec.filter"]),
         "records": _on(f["records.event_store"] + f["records.transcript"] + f["records.step"]
                        + f["records.console"]),
+        "memory": _on(f["memory.model_write"] + f["memory.inject"] + f["memory.extraction"]
+                      + f["memory.config_scope"]),
+        "history": _on(f["records.transcript"] + f["records.event_store"])
+                   + [x for x in _on(f["sem.persist"]) if str(x.data.get("reach")) == "default"],
         "traces": _on(f["records.trace"] + f["records.output_flag"] + f["audit.record"]),
         "limits": _on(f["limits.loop_cap"] + f["limits.enforced"] + f["limits.cap"]
                       + f["limits.exec_timeout"] + f["limits.timeout"]),
@@ -106,7 +110,8 @@ PLAN = {
            "D": ("exec", "set:sandbox"), "B": ("exec", "envbuild", "creds")},
     "C5": {"S": ("gates", "spots", "toolresult"), "C": ("spots", "toolresult", "toolcall", "tools"), "D": ("gates", "spots", "set:approval"),
            "B": ("tools", "exec", "creds", "set:network")},
-    "C6": {"S": ("config",), "C": ("config",), "D": ("config", "set:memory"), "B": ("config", "exec")},
+    "C6": {"S": ("memory", "config"), "C": ("config", "history"), "D": ("config", "set:memory"),
+           "B": ("memory", "history", "config", "exec")},
     "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config", "set:extensions"), "B": ("ext", "exec")},
     "C8": {"S": ("protect", "set:secrets"), "C": ("protect", "exec"),
            "D": ("telemetry", "protect", "set:telemetry", "set:secrets"),
@@ -136,7 +141,10 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
             own = {(e.path, e.start_line) for e in ev}
             have = own | shown
             # a level that rests on a negative search keeps it; context comes after
-            pools_here = plan.get(d, ())
+            # the dimension's own pools, then the criterion's other pools (what earlier dimensions
+            # left unshown)
+            pools_here = tuple(plan.get(d, ())) + tuple(dict.fromkeys(
+                p for dd in "SCDB" for p in plan.get(dd, ()) if p not in plan.get(d, ())))
             if cfg.opt_in:  # an alternative is opt-in because of a branch: cite it
                 pools_here = ("guards",) + tuple(pools_here)
             for pool in pools_here:
