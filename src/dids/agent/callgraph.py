@@ -76,6 +76,18 @@ class CallGraph:
     _resolver: "_Resolver | None" = None
     registry_alias: dict[str, str] = field(default_factory=dict)  # {**D}: alias -> D
     registries: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    # Memos of mro(), method() and overrides(): the edge builder, the reach walks, the session
+    # and the probes ask them tens of thousands of times for a few thousand classes. They are
+    # None (nothing kept) until build() has added the last base class, since resolving the
+    # bases themselves goes through mro() on a hierarchy that is still growing.
+    _mro_memo: dict[str, list[str]] | None = field(default=None, repr=False)
+    _method_memo: dict[tuple[str, str, bool], str | None] | None = field(default=None, repr=False)
+    _overrides_memo: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    def seal_hierarchy(self) -> None:
+        """Declare `bases`, `subclasses` and `methods` complete: from now on mro(), method()
+        and overrides() keep their answers."""
+        self._mro_memo, self._method_memo, self._overrides_memo = {}, {}, {}
 
     def resolve(self, dotted: str, path: str | None = None) -> str | None:
         """The node DOTTED names (as imported in PATH, or absolute): module, class or function."""
@@ -101,7 +113,17 @@ class CallGraph:
         return best or f"{path}::{MODULE}"
 
     def mro(self, cls_id: str) -> list[str]:
-        """CLS_ID and its repository bases, depth first, each once."""
+        """CLS_ID and its repository bases, depth first, each once (a shared list once the
+        hierarchy is sealed: callers do not modify it)."""
+        memo = self._mro_memo
+        if memo is not None:
+            got = memo.get(cls_id)
+            if got is None:
+                got = memo[cls_id] = self._mro(cls_id)
+            return got
+        return self._mro(cls_id)
+
+    def _mro(self, cls_id: str) -> list[str]:
         out, stack, seen = [], [cls_id], set()
         while stack:
             c = stack.pop(0)
@@ -113,6 +135,17 @@ class CallGraph:
         return out
 
     def method(self, cls_id: str, name: str, skip_self: bool = False) -> str | None:
+        memo = self._method_memo
+        if memo is None:
+            return self._method(cls_id, name, skip_self)
+        key = (cls_id, name, skip_self)
+        try:
+            return memo[key]
+        except KeyError:
+            got = memo[key] = self._method(cls_id, name, skip_self)
+            return got
+
+    def _method(self, cls_id: str, name: str, skip_self: bool) -> str | None:
         for c in self.mro(cls_id)[1 if skip_self else 0:]:
             m = self.methods.get(c, {}).get(name)
             if m:
@@ -192,7 +225,17 @@ class CallGraph:
         return got
 
     def overrides(self, method_id: str) -> list[str]:
-        """Methods of the same name in subclasses of METHOD_ID's class (virtual dispatch)."""
+        """Methods of the same name in subclasses of METHOD_ID's class (virtual dispatch); a
+        shared list once the hierarchy is sealed (callers do not modify it)."""
+        memo = self._overrides_memo
+        if memo is None:
+            return self._overrides(method_id)
+        got = memo.get(method_id)
+        if got is None:
+            got = memo[method_id] = self._overrides(method_id)
+        return got
+
+    def _overrides(self, method_id: str) -> list[str]:
         node = self.nodes.get(method_id)
         if node is None or not node.cls:
             return []
@@ -262,6 +305,8 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
                     g.subclasses.setdefault(bid, []).append(cid)
                 elif bid is None and b.split("[")[0] not in _PLAIN_BASES:
                     g._external_bases[cid] = True
+    g.seal_hierarchy()  # every base is known: class lookups may be kept from here on
+    r._global_memo = {}
     for path, facts in py.items():  # registries first: other files dispatch through them
         if path in mods.by_path:
             r.collect_registries(path, facts)
@@ -278,6 +323,10 @@ class _Resolver:
         self.attr_types: dict[str, dict[str, str]] = {}  # class id -> attribute -> class id
         self.attr_funcs: dict[str, dict[str, str]] = {}  # class id -> attribute -> function id
         self._memo: dict[tuple[str, str], str | None] = {}
+        # _global() answers depend only on the dotted name, the class hierarchy and `top`.
+        # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
+        # alias adds a name to `top` (see file_edges).
+        self._global_memo: dict[str, str | None] | None = None
 
     # -- names -------------------------------------------------------------------------------
     def symbol(self, path: str, dotted: str, want: tuple[str, ...] = ("class", "function"),
@@ -310,6 +359,16 @@ class _Resolver:
         return self._global(self.g.modules.absolute(dotted, path), depth + 1)
 
     def _global(self, dotted: str, depth: int) -> str | None:
+        memo = self._global_memo
+        if memo is None:
+            return self._global_uncached(dotted, depth)
+        try:
+            return memo[dotted]
+        except KeyError:
+            got = memo[dotted] = self._global_uncached(dotted, depth)
+            return got
+
+    def _global_uncached(self, dotted: str, depth: int) -> str | None:
         hit = self.g.modules.split(dotted)
         if hit is None:
             return None
@@ -511,7 +570,11 @@ class _Resolver:
                     _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit():
                 t = self._ref(path, a.value.strip(), None, None)
                 if t:  # an alias (`OldName = NewName`): a use of the alias reaches the target
-                    self.top.setdefault(path, {}).setdefault(a.target, t)
+                    top = self.top.setdefault(path, {})
+                    if a.target not in top:
+                        top[a.target] = t
+                        if self._global_memo:
+                            self._global_memo.clear()  # names through `top` may resolve anew
                     continue
             for name in set(_IDENT.findall(_STRINGS.sub('""', a.value))):
                 if name in keyed:

@@ -115,6 +115,9 @@ class Defaults:
                 if s.value is not None:
                     self._settings.setdefault(k.lower(), set()).add(_quote(s.value))
         self._chains: dict[tuple[str, str | None], list[Block]] = {}
+        # _taken() per (path, function, block index): guard_at() is asked for every call line
+        # the reach walks follow, and the lines of one function share its branches.
+        self._taken_memo: dict[tuple[str, str | None, int], object] = {}
 
     # -- values ------------------------------------------------------------------------------
     def value(self, facts: PyFacts, func: str | None, name: str):
@@ -250,7 +253,11 @@ class Defaults:
                             self.truth(facts, func, parts[0]) is False:
                         return Guard(path, b.line, b.head, _setting_of(parts[0]))
                 continue
-            taken = self._taken(facts, func, chain, i)
+            key = (path, func, i)
+            try:
+                taken = self._taken_memo[key]
+            except KeyError:
+                taken = self._taken_memo[key] = self._taken(facts, func, chain, i)
             if taken is False:
                 cond = b.head or "else of " + self._chain_heads(chain, i)
                 return Guard(path, b.line, cond, _setting_of(cond))
@@ -301,8 +308,11 @@ class Defaults:
 
 def _split_bool(cond: str, op: str) -> list[str]:
     """COND split at top-level ` and `/` or ` (outside parentheses and strings)."""
-    out, depth, quote, start, i = [], 0, "", 0, 0
     token = f" {op} "
+    if token not in cond:  # the common case: nothing to split (same result as the scan)
+        cond = cond.strip()
+        return [cond] if cond else []
+    out, depth, quote, start, i = [], 0, "", 0, 0
     while i < len(cond):
         ch = cond[i]
         if quote:
