@@ -27,6 +27,7 @@ from ..index.pyfacts import ClassDef, FuncDef, PyFacts, resolve
 from .modules import ModuleMap
 
 MODULE = "<module>"
+_MAX_HOPS = 6  # imports and re-exports followed from one name (as _symbol's depth limit)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
 _SUBSCRIPT_CALL = re.compile(r"^([A-Za-z_]\w*)\[[^\]]*\]$")
@@ -327,6 +328,7 @@ class _Resolver:
         # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
         # alias adds a name to `top` (see file_edges).
         self._global_memo: dict[str, str | None] | None = None
+        self._cutoffs = 0  # _global() searches stopped at _MAX_HOPS (their answers are not kept)
 
     # -- names -------------------------------------------------------------------------------
     def symbol(self, path: str, dotted: str, want: tuple[str, ...] = ("class", "function"),
@@ -344,7 +346,7 @@ class _Resolver:
         return nid
 
     def _symbol(self, path: str, dotted: str, depth: int) -> str | None:
-        if depth > 6 or not dotted:
+        if depth > _MAX_HOPS or not dotted:
             return None
         head, _, rest = dotted.partition(".")
         facts = self.py.get(path)
@@ -360,13 +362,16 @@ class _Resolver:
 
     def _global(self, dotted: str, depth: int) -> str | None:
         memo = self._global_memo
-        if memo is None:
-            return self._global_uncached(dotted, depth)
-        try:
+        if memo is not None and dotted in memo:
             return memo[dotted]
-        except KeyError:
-            got = memo[dotted] = self._global_uncached(dotted, depth)
-            return got
+        if depth > _MAX_HOPS:  # a re-export cycle (a.x from b, b.x from a) or a very long chain
+            self._cutoffs += 1
+            return None
+        cut = self._cutoffs
+        got = self._global_uncached(dotted, depth)
+        if memo is not None and self._cutoffs == cut:  # an answer cut short depends on the depth
+            memo[dotted] = got
+        return got
 
     def _global_uncached(self, dotted: str, depth: int) -> str | None:
         hit = self.g.modules.split(dotted)
