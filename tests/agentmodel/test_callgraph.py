@@ -399,19 +399,10 @@ def test_alias_defined_in_an_earlier_module_reaches_its_target():
     assert edges(g, "use.py::f") == {("a.py::NewName", "ctor")}
 
 
-_ALIAS_ORDER = (
-    "Resolver.file_edges (src/dids/agent/callgraph.py:513, the `OldName = NewName` branch of "
-    "the assigns loop) registers an alias in self.top only after the calls of its file were resolved, "
-    "and while the files are walked one by one: a use in the same file, or in a file walked "
-    "before the defining one, never reaches the target (and the miss is memoised)")
-
-
-@pytest.mark.xfail(strict=True, reason=_ALIAS_ORDER)
 def test_alias_used_in_its_own_module_reaches_its_target(refs):
     assert ("app/handlers.py::NewName", "ctor") in edges(refs, "app/handlers.py::make_old")
 
 
-@pytest.mark.xfail(strict=True, reason=_ALIAS_ORDER)
 def test_alias_reaches_its_target_whatever_the_order_modules_are_walked_in():
     g = graph_of({"use.py": "from a import OldName\n\n\ndef f():\n    return OldName()\n",
                   "a.py": "class NewName:\n    pass\n\n\nOldName = NewName\n"})

@@ -308,6 +308,7 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
                     g._external_bases[cid] = True
     g.seal_hierarchy()  # every base is known: class lookups may be kept from here on
     r._global_memo = {}
+    r.collect_aliases()  # before any call is resolved: a use anywhere reaches the target
     for path, facts in py.items():  # registries first: other files dispatch through them
         if path in mods.by_path:
             r.collect_registries(path, facts)
@@ -326,7 +327,7 @@ class _Resolver:
         self._memo: dict[tuple[str, str], str | None] = {}
         # _global() answers depend only on the dotted name, the class hierarchy and `top`.
         # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
-        # alias adds a name to `top` (see file_edges).
+        # alias adds a name to `top` (see collect_aliases).
         self._global_memo: dict[str, str | None] | None = None
         self._cutoffs = 0  # _global() searches stopped at _MAX_HOPS (their answers are not kept)
 
@@ -468,6 +469,31 @@ class _Resolver:
         d = next((d for d in facts.defs if d.qualname == node.qualname), None)
         return self.annotation_class(node.path, d.returns) if d is not None and d.returns else None
 
+    def collect_aliases(self) -> None:
+        """Module-level aliases (`OldName = NewName`) into `top`, for every module before any
+        call is resolved (a use in the alias's own file, or in a file walked earlier, reaches
+        the target). Repeated while new ones resolve: an alias may name another alias."""
+        pending = [(path, a.target, a.value.strip()) for path, facts in self.py.items()
+                   if path in self.g.modules.by_path for a in facts.assigns
+                   if a.scope_kind == "module" and a.target.isidentifier() and a.value
+                   and _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit()]
+        while pending:
+            left = []
+            for path, target, value in pending:
+                t = self._ref(path, value, None, None)
+                if t is None:
+                    left.append((path, target, value))
+                    continue
+                top = self.top.setdefault(path, {})
+                if target not in top:
+                    top[target] = t
+            if len(left) == len(pending):
+                break
+            pending = left
+            self._memo.clear()  # names through `top` may resolve anew
+            if self._global_memo:
+                self._global_memo.clear()
+
     # -- per file ----------------------------------------------------------------------------
     def collect_registries(self, path: str, facts: PyFacts) -> None:
         """Module-level dicts from string keys to functions or classes."""
@@ -573,14 +599,8 @@ class _Resolver:
                     g.registry_alias[a.target] = alias
             if a.scope_kind == "module" and a.target.isidentifier() and \
                     _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit():
-                t = self._ref(path, a.value.strip(), None, None)
-                if t:  # an alias (`OldName = NewName`): a use of the alias reaches the target
-                    top = self.top.setdefault(path, {})
-                    if a.target not in top:
-                        top[a.target] = t
-                        if self._global_memo:
-                            self._global_memo.clear()  # names through `top` may resolve anew
-                    continue
+                if self._ref(path, a.value.strip(), None, None):
+                    continue  # an alias (`OldName = NewName`), in `top` since collect_aliases
             for name in set(_IDENT.findall(_STRINGS.sub('""', a.value))):
                 if name in keyed:
                     continue
