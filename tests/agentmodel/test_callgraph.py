@@ -10,7 +10,6 @@ import pytest
 
 from dids.agent.callgraph import MODULE
 
-from .bugs import name_dispatch_ignores_follow
 from .graphs import edge_lines, edges, graph_of
 
 
@@ -560,7 +559,6 @@ def test_follow_prunes_a_resolved_method_call_edge():
     assert "m.py::Agent.extra" in dist
 
 
-@name_dispatch_ignores_follow
 def test_a_method_called_only_behind_a_pruned_edge_is_not_reached():
     g = graph_of(GUARDED)
     dist, _ = g.reach(["m.py::main"], follow=_skip_guarded)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from agentmodel.bugs import name_dispatch_ignores_follow
 
 from .family import line_of
 from .modelled import at, modelled, modelled_fixtures, with_data
@@ -158,7 +157,6 @@ def test_executor_is_the_class_holding_the_model_driven_spawns(live):
     assert (line_of(SHELL, '"ruff"'), False, "default") in sinks  # a fixed lint command
 
 
-@name_dispatch_ignores_follow
 def test_the_jailed_spawn_behind_the_sandbox_setting_is_opt_in(live):
     assert live.reach("bot/shell.py", '"firejail"') == "opt-in:sandbox"
 

@@ -72,6 +72,7 @@ class CallGraph:
     bases: dict[str, list[str]] = field(default_factory=dict)  # class id -> repo base class ids
     subclasses: dict[str, list[str]] = field(default_factory=dict)
     called_names: dict[str, set[str]] = field(default_factory=dict)  # caller -> short names
+    called_at: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # caller -> name -> lines
     _spans: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
     _external_bases: dict[str, bool] = field(default_factory=dict)
     _resolver: "_Resolver | None" = None
@@ -84,6 +85,11 @@ class CallGraph:
     _mro_memo: dict[str, list[str]] | None = field(default=None, repr=False)
     _method_memo: dict[tuple[str, str, bool], str | None] | None = field(default=None, repr=False)
     _overrides_memo: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    def add_called(self, src: str, name: str, line: int) -> None:
+        """SRC calls a method named NAME at LINE (on a receiver reach() may dispatch by name)."""
+        self.called_names.setdefault(src, set()).add(name)
+        self.called_at.setdefault(src, {}).setdefault(name, []).append(line)
 
     def seal_hierarchy(self) -> None:
         """Declare `bases`, `subclasses` and `methods` complete: from now on mro(), method()
@@ -198,8 +204,13 @@ class CallGraph:
             for dst, line, how in self.edges.get(nid, ()):
                 if follow is None or follow(nid, line, how):
                     visit(dst, d + 1, (nid, line, how))
+            at = self.called_at.get(nid, {})
             for name in self.called_names.get(nid, ()):
-                called(name)
+                # FOLLOW is asked about the call's lines as for an edge: a name called only in
+                # a branch the defaults never enter releases no method
+                lines = at.get(name)
+                if follow is None or not lines or any(follow(nid, ln, "call") for ln in lines):
+                    called(name)
             if node.kind == "class":
                 external = self.extends_external(nid)
                 for cid in self.mro(nid):
@@ -561,10 +572,10 @@ class _Resolver:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
                 if any(how in ("self", "super", "attr", "attr-class", "local") for _t, how in targets):
-                    g.called_names.setdefault(src, set()).add(c.short)  # virtual: overrides too
+                    g.add_called(src, c.short, c.line)  # virtual: overrides too
             else:
                 # a method on a receiver of unknown class: any live class's method of that name
-                g.called_names.setdefault(src, set()).add(c.short)
+                g.add_called(src, c.short, c.line)
                 g.unresolved.append((src, c.callee, c.line))
             for v in c.args + tuple(v for k, v in c.kwargs):
                 v = v.strip()
