@@ -177,11 +177,20 @@ class Defaults:
             lit = _literal(v)
             if lit is not _UNKNOWN:
                 return lit
-            first = re.split(r"\s+or\s+", v)[0].strip()
-            p = next((p for p in d.params if p.name == first), None)
-            if p is not None and p.default is not None:
-                key = p.name.lower()
-                return _literal(self.overrides[key]) if key in self.overrides else _literal(p.default)
+            # `self.x = x or "local"`: the first alternative whose default is truthy, else the
+            # last one (as Python's `or`); parameters by their default (or the override)
+            alts = [t.strip() for t in re.split(r"\s+or\s+", v)]
+            for i, alt in enumerate(alts):
+                p = next((p for p in d.params if p.name == alt), None)
+                if p is not None and p.default is not None:
+                    key = p.name.lower()
+                    got = _literal(self.overrides[key]) if key in self.overrides else _literal(p.default)
+                elif i > 0:
+                    got = _literal(alt)
+                else:
+                    break  # neither a parameter nor (the whole value being) a literal
+                if got is _UNKNOWN or got or i == len(alts) - 1:
+                    return got
         for a in facts.assigns:  # a class attribute default
             if a.scope == cls and a.scope_kind == "class" and a.target == attr and a.value:
                 return _literal(a.value)
