@@ -118,6 +118,7 @@ class Defaults:
         # _taken() per (path, function, block index): guard_at() is asked for every call line
         # the reach walks follow, and the lines of one function share its branches.
         self._taken_memo: dict[tuple[str, str | None, int], object] = {}
+        self._exiting: dict[tuple[str, str | None], list[int]] = {}  # branches that return/raise
 
     # -- values ------------------------------------------------------------------------------
     def value(self, facts: PyFacts, func: str | None, name: str):
@@ -270,6 +271,40 @@ class Defaults:
             if taken is False:
                 cond = b.head or "else of " + self._chain_heads(chain, i)
                 return Guard(path, b.line, cond, _setting_of(cond))
+        return self._after_early_exit(path, facts, func, chain, line)
+
+    def _after_early_exit(self, path, facts, func, chain, line) -> Guard | None:
+        """A branch before LINE, entered under the defaults, that returns or raises (`if
+        <true>: return ...`): LINE then runs only when the defaults are changed, as if it
+        were the branch's `else`."""
+        key = (path, func)
+        exiting = self._exiting.get(key)
+        if exiting is None:
+            # A `return` only: a branch that raises under the defaults would make the shipped
+            # configuration fail, so its condition is state the defaults misread. And not a
+            # None check (`if self.runtime is None: return`): a guard clause on state set
+            # later, not a setting.
+            exiting = self._exiting[key] = [
+                j for j, b in enumerate(chain)
+                if b.kind in ("if", "elif") and "r" in b.exits and not _NONE_CHECK.search(b.head)]
+        for j in exiting:
+            b = chain[j]
+            if b.line >= line:
+                break  # blocks are in source order: the rest start at or after LINE
+            if b.end_line >= line:
+                continue  # B encloses LINE (guard_at's enclosing case)
+            # B must be in a statement list LINE is in too: what encloses B encloses LINE
+            if any(q.line <= b.line and q.end_line >= b.end_line and q is not b and
+                   not (q.line <= line <= q.end_line) for q in chain):
+                continue
+            tkey = (path, func, j)
+            try:
+                taken = self._taken_memo[tkey]
+            except KeyError:
+                taken = self._taken_memo[tkey] = self._taken(facts, func, chain, j)
+            if taken is True:
+                cond = "else of " + b.head
+                return Guard(path, b.line, cond, _setting_of(cond))
         return None
 
     def _blocks_of(self, path: str, facts: PyFacts, func: str | None) -> list[Block]:
@@ -313,6 +348,9 @@ class Defaults:
     def _chain_heads(self, chain, i) -> str:
         j = self._previous(chain, i)
         return chain[j].head if j is not None else "a branch"
+
+
+_NONE_CHECK = re.compile(r"\bis\s+(?:not\s+)?None\b")
 
 
 def _split_bool(cond: str, op: str) -> list[str]:
