@@ -170,7 +170,8 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
         if reach.of(node.path, node.line).split(":")[0] not in ("default", "library"):
             continue
         for b in blocks:
-            if _RETRY.search(b.head) or _calls_in_head(b, sites_of.get(nid, []), node.path):
+            if _RETRY.search(b.head) or _retry_count(b) or \
+                    _calls_in_head(b, sites_of.get(nid, []), node.path):
                 continue  # a retry loop around the call, or a stream of its chunks
             depth = _body_depth(graph, nid, b, dist, sites_of.get(nid, []))
             if depth is not None:
@@ -182,6 +183,14 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
 
 
 _RETRY = re.compile(r"attempt|retr|tries|backoff", re.I)
+# `for attempt in range(3)`: a counted loop whose variable names an attempt (the iterable
+# alone says nothing: range(3))
+_RETRY_TARGET = re.compile(r"^_?(?:\w+_)?(?:attempts?|retry|retries|tries|try)(?:_\w+)?$", re.I)
+
+
+def _retry_count(b) -> bool:
+    return b.kind == "for" and bool(_RETRY_TARGET.match(b.target.strip())) and \
+        b.head.strip().startswith("range(")
 # methods of a class that holds a model call and that callers use to ask the model
 _ASK = re.compile(r"^(a?completion|complete|a?generate\w*|a?chat\w*|a?invoke|call|__call__|query|ask|"
                   r"predict|respond|run_llm|call_llm|llm_call)$")
