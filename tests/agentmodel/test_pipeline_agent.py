@@ -195,12 +195,6 @@ def test_orchestrator_chore_behind_an_option_is_opt_in(pipe):
     assert (sink.reach, sink.driven) == ("opt-in:executor", False)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "registries filled by a decorator (`REGISTRY[fn.__name__] = fn` in @tool) have no entries in "
-    "CallGraph.registries (src/dids/agent/callgraph.py:408 collect_registries reads dict literals only; "
-    "the REGISTRY[key](...) resolution at line 639 finds no entries), so "
-    "`REGISTRY[name](...)` in the loop resolves to nothing and the registered shell tool's "
-    "subprocess is reported as not model-driven (session.py _driven)"))
 def test_decorator_registered_tool_is_model_driven(pipe):
     sink = pipe.sink("planact/tools.py", "shell=True")
     assert sink.driven

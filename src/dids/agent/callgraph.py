@@ -30,6 +30,7 @@ MODULE = "<module>"
 _MAX_HOPS = 6  # imports and re-exports followed from one name (as _symbol's depth limit)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
+_SUBSCRIPT_TARGET = re.compile(r"^([A-Za-z_]\w*)\[[^\]]+\]$")  # REGISTRY[fn.__name__] = ...
 _SUBSCRIPT_CALL = re.compile(r"^([A-Za-z_]\w*)\[[^\]]*\]$")
 _DOTTED_LITERAL = re.compile(r"""^["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']$""")
 _DOTTED_STRING = re.compile(r"""["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']""")
@@ -323,6 +324,7 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
     for path, facts in py.items():  # registries first: other files dispatch through them
         if path in mods.by_path:
             r.collect_registries(path, facts)
+    r.collect_decorator_registries()
     for path, facts in py.items():
         if path in mods.by_path:
             r.file_edges(path, facts)
@@ -504,6 +506,40 @@ class _Resolver:
             self._memo.clear()  # names through `top` may resolve anew
             if self._global_memo:
                 self._global_memo.clear()
+
+    def collect_decorator_registries(self) -> None:
+        """Registries a decorator fills (`def tool(fn): REGISTRY[fn.__name__] = fn`): each
+        function or class decorated with it is an entry, keyed by its name."""
+        fillers: dict[str, tuple[str, str]] = {}  # decorator function -> (path, registry name)
+        mods = self.g.modules.by_path
+        for path, facts in self.py.items():
+            if path not in mods:
+                continue
+            module_names = {a.target for a in facts.assigns if a.scope_kind == "module"}
+            for a in facts.assigns:
+                if a.scope_kind != "function" or not a.value:
+                    continue
+                m = _SUBSCRIPT_TARGET.match(a.target)
+                if not m or m.group(1) not in module_names:
+                    continue
+                d = _func_def(facts, a.scope)
+                if d is None or d.cls or "." in d.qualname or not d.params or \
+                        d.params[0].name != a.value.strip():
+                    continue  # only a module-level function storing its first parameter
+                fillers.setdefault(f"{path}::{d.qualname}", (path, m.group(1)))
+        if not fillers:
+            return
+        for path, facts in self.py.items():
+            if path not in mods:
+                continue
+            for d in list(facts.defs) + list(facts.classes):
+                if getattr(d, "cls", None) or "." in d.qualname:
+                    continue
+                for dec in d.decorators:
+                    t = self._ref(path, dec.split("(", 1)[0].strip(), None, None)
+                    reg = fillers.get(t) if t else None
+                    if reg is not None:
+                        self.g.registries.setdefault(reg, []).append((d.name, f"{path}::{d.qualname}"))
 
     # -- per file ----------------------------------------------------------------------------
     def collect_registries(self, path: str, facts: PyFacts) -> None:
@@ -764,3 +800,7 @@ def resolve_value(facts: PyFacts, text: str) -> str:
 
 
 __all__ = ["CallGraph", "Node", "build", "MODULE", "ClassDef", "FuncDef"]
+
+
+def _func_def(facts: PyFacts, qualname: str) -> FuncDef | None:
+    return next((d for d in facts.defs if d.qualname == qualname), None)
