@@ -28,6 +28,7 @@ from .modules import ModuleMap
 
 MODULE = "<module>"
 _MAX_HOPS = 6  # imports and re-exports followed from one name (as _symbol's depth limit)
+_MISSING = object()  # not in a memo yet
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
 _SUBSCRIPT_TARGET = re.compile(r"^([A-Za-z_]\w*)\[[^\]]+\]$")  # REGISTRY[fn.__name__] = ...
@@ -349,12 +350,12 @@ class _Resolver:
                depth: int = 0) -> str | None:
         """The node DOTTED names in the context of PATH (imports already applied or not)."""
         key = (path, dotted)
-        if key in self._memo:
-            nid = self._memo[key]
-        else:
-            self._memo[key] = None  # a cycle of re-exports resolves to nothing
+        memo = self._memo
+        nid = memo.get(key, _MISSING)
+        if nid is _MISSING:
+            memo[key] = None  # a cycle of re-exports resolves to nothing
             nid = self._symbol(path, dotted, depth)
-            self._memo[key] = nid
+            memo[key] = nid
         if nid is not None and self.g.nodes[nid].kind not in want:
             return None
         return nid
@@ -601,9 +602,17 @@ class _Resolver:
                 return f"{path}::{cls}"
             return mid
 
+        # The targets of a call depend only on its text and scope while this loop runs (the
+        # attribute and local types it reads were all collected above), and a file repeats
+        # many calls (`self.log(...)`, `len(...)`): each distinct one is resolved once.
+        targets_of: dict[tuple[str, str, str | None, str | None], list[tuple[str, str]]] = {}
         for c in facts.calls:
-            src = caller_of(c.func, c.cls)
-            targets = self._call_targets(path, c, defs, local_types)
+            func, cls = c.func, c.cls
+            src = f"{path}::{func}" if func else (f"{path}::{cls}" if cls else mid)
+            key = (c.raw, c.callee, func, cls)
+            targets = targets_of.get(key)
+            if targets is None:
+                targets = targets_of[key] = self._call_targets(path, c, defs, local_types)
             if targets:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
@@ -618,10 +627,10 @@ class _Resolver:
                 if v.startswith("*"):
                     v = v.lstrip("*")
                 if _DOTTED.match(v) and not v[0].isdigit():
-                    t = self._ref(path, v, c.func, c.cls)
+                    t = self._ref(path, v, func, cls)
                     if t:
                         g.add_edge(src, t, c.line, "ref")
-                else:
+                elif v[:1] in ("'", '"'):  # only a quoted dotted path names code (_string_ref)
                     t = self._string_ref(v)
                     if t:
                         g.add_edge(src, t, c.line, "ref")
@@ -737,13 +746,23 @@ class _Resolver:
                 return None
             return self.g.method(f"{path}::{cls}", name.split(".", 1)[1]) \
                 if "." not in name.split(".", 1)[1] else None
-        if func and "." not in name:
-            nested = f"{path}::{func}.{name}"
-            if nested in self.g.nodes:
-                return nested
+        if "." not in name:
+            if func:
+                nested = f"{path}::{func}.{name}"
+                if nested in self.g.nodes:
+                    return nested
+            # Most bare names are locals, parameters and builtins. One that is neither a
+            # top-level name of PATH nor imported there resolves to nothing, which is what
+            # symbol() would answer and keep; answered here without its lookups.
+            facts = self.py.get(path)
+            if name not in self.top.get(path, ()) and (facts is None or name not in facts.imports):
+                self._memo.setdefault((path, name), None)
+                return None
         return self.symbol(path, name)
 
     def _call_targets(self, path, c, defs, local_types) -> list[tuple[str, str]]:
+        """The (node, how) a call reaches (never modified by callers: file_edges reuses it for
+        calls of the same text in the same scope)."""
         raw = c.raw
         g = self.g
         cls_id = f"{path}::{c.cls}" if c.cls else None
@@ -771,7 +790,7 @@ class _Resolver:
         if raw.startswith("super().") and cls_id:
             m = g.method(cls_id, raw[8:], skip_self=True)
             return [(m, "super")] if m else []
-        m = _SUBSCRIPT_CALL.match(raw)
+        m = _SUBSCRIPT_CALL.match(raw) if "[" in raw else None
         if m:  # REGISTRY[key](...): every entry the key may pick
             return [(t, f"registry:{m.group(1)}:{k}") for k, t in self._registry(path, m.group(1))]
         head, _, rest = raw.partition(".")
