@@ -92,11 +92,7 @@ def d(facts):
     ("Agent.run", 'self.executor_type not in ("e2b", "modal")', True),
     ("Agent.run", '(self.executor_type == "e2b")', False),
     ("Agent.run", 'self.executor_type.lower() == "LOCAL"', True),
-    pytest.param("Agent.run", 'self.sandbox == "none"', True, marks=pytest.mark.xfail(strict=True, reason=(
-        "Defaults._self_value (src/dids/agent/defaults.py:177-181) reads `self.x = x or 'none'` "
-        "as the parameter's default alone (None) and drops the `or` fallback, so the value the "
-        "attribute really holds by default ('none') is never seen: `executor_type or 'local'` "
-        "makes the local branch look opt-in"))),
+    ("Agent.run", 'self.sandbox == "none"', True),  # `sandbox or "none"`: the fallback
     # configuration classes and their Field(default=...)
     ("Agent.run", "config.confirmation_mode", False),
     ("Agent.run", "not config.confirmation_mode", True),

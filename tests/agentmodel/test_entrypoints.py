@@ -81,11 +81,6 @@ def test_launchers_run_the_project_only_when_they_name_its_program():
     assert [c.text for c in lp.runs] == ["npx -y tool --serve"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "readme._INSTALL (src/dids/agent/readme.py:17-20) matches `uvx` and `pipx` as installs, and "
-    "leading_path tests _INSTALL before is_run, so the launcher branch of is_run (line 115, "
-    "`if w in (\"npx\", \"uvx\", \"pipx\", \"bunx\")`) never sees them: `uvx tool serve` is "
-    "never the README's run command"))
 def test_uvx_launch_of_the_project_is_a_run_command():
     lp = leading_path("README.md", "```bash\npip install tool\nuvx tool serve\n```\n", {"tool"})
     assert [c.text for c in lp.runs] == ["uvx tool serve"]
@@ -177,10 +172,6 @@ def test_package_main_module_is_the_path_when_nothing_else_is_known(shapes):
     assert m.model.reach.of("tool/core.py", 2) == "default"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "entrypoints._SCRIPT_LINE (src/dids/agent/entrypoints.py:29) requires a quote before the "
-    "target (`=\\s*[\"']([\\w.]+)`), but setup.cfg console_scripts are unquoted "
-    "(`helper = helper.main:cli`): no setup.cfg console script is ever found"))
 def test_setup_cfg_console_scripts(shapes):
     m = shapes["setup_cfg"]
     assert _main(m) == [("console-script", "helper.main:cli", "helper/main.py::cli")]

@@ -259,11 +259,6 @@ EARLY_RETURN = AGENTS.replace('''            return DockerExecutor()
         return LocalPythonExecutor()''')
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Defaults.guard_at (src/dids/agent/defaults.py:235) only looks at the if/elif/else blocks that "
-    "enclose a line: a line after `if <true under the defaults>: return ...` is reported "
-    "`default` although the branch always returns first, so a snippet choosing "
-    "executor_type='docker' still scores the local executor as the default one"))
 def test_snippet_argument_flips_the_backend_with_an_early_return(tmp_path_factory):
     m = modelled(tmp_path_factory, {**FILES, "src/smolbot/agents.py": EARLY_RETURN,
                                     "README.md": README.replace("{extra}", ', executor_type="docker"')})

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from .bugs import name_dispatch_ignores_follow
 from .repos import at, modelled
 
 README = '''# planact
@@ -169,7 +168,7 @@ def test_agent_loop_is_the_loop_over_plan_steps(pipe):
     ("planact/__main__.py", "pipeline.use_docker()", "opt-in:executor"),  # default "shell"
     ("planact/__main__.py", "pipeline.execute(args.task)", "default"),
     ("planact/tracing.py", "get_tracer", "opt-in:trace"),
-    pytest.param(P, '"docker", "pull"', "opt-in:executor", marks=name_dispatch_ignores_follow),
+    (P, '"docker", "pull"', "opt-in:executor"),
     ("planact/builtins.py", '"python", "-c"', "default"),
     ("planact/tools.py", "shell=True", "default"),  # its module is imported for registration
     ("scripts/eval_pipeline.py", '"-m", "planact"', "off-path"),
@@ -191,18 +190,11 @@ def test_orchestrator_chore_behind_an_option_is_not_model_driven(pipe):
     assert not sink.driven
 
 
-@name_dispatch_ignores_follow
 def test_orchestrator_chore_behind_an_option_is_opt_in(pipe):
     sink = pipe.sink(P, '"docker", "pull"')
     assert (sink.reach, sink.driven) == ("opt-in:executor", False)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "registries filled by a decorator (`REGISTRY[fn.__name__] = fn` in @tool) have no entries in "
-    "CallGraph.registries (src/dids/agent/callgraph.py:408 collect_registries reads dict literals only; "
-    "the REGISTRY[key](...) resolution at line 639 finds no entries), so "
-    "`REGISTRY[name](...)` in the loop resolves to nothing and the registered shell tool's "
-    "subprocess is reported as not model-driven (session.py _driven)"))
 def test_decorator_registered_tool_is_model_driven(pipe):
     sink = pipe.sink("planact/tools.py", "shell=True")
     assert sink.driven

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from agentmodel.bugs import name_dispatch_ignores_follow
 
 from .family import line_of
 from .modelled import at, modelled, modelled_fixtures, with_data
@@ -127,11 +126,6 @@ def test_agent_loop_is_the_while_loop_not_the_retry_loop(live):
 RETRY_BY_TARGET = AGENT.replace("for attempt in range(self.max_retries):", "for attempt in range(3):")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "session._loops (src/dids/agent/session.py:165) tests _RETRY against Block.head, which for a "
-    "`for` loop is only the iterable: `for attempt in range(3): return client.create(...)` is "
-    "taken for an agent loop at depth 0, becomes the innermost loop the session is seeded from, "
-    "and the real agent loop's tool calls are no longer on any path (agent.dispatch is empty)"))
 def test_retry_loop_named_by_its_target_is_not_an_agent_loop(tmp_path_factory):
     m = modelled(tmp_path_factory, {**LIVE, "bot/agent.py": RETRY_BY_TARGET})
     assert [lp.node for lp in m.model.session.loops] == ["bot/agent.py::Bot.loop"]
@@ -158,7 +152,6 @@ def test_executor_is_the_class_holding_the_model_driven_spawns(live):
     assert (line_of(SHELL, '"ruff"'), False, "default") in sinks  # a fixed lint command
 
 
-@name_dispatch_ignores_follow
 def test_the_jailed_spawn_behind_the_sandbox_setting_is_opt_in(live):
     assert live.reach("bot/shell.py", '"firejail"') == "opt-in:sandbox"
 

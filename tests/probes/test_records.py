@@ -175,10 +175,11 @@ def test_console_lines_about_tool_calls_on_the_model_path(live):
 
 def test_transcript_writes_of_the_conversation(live):
     found = live.findings()["records.transcript"]
-    assert with_data(found, "func", "row") == [
-        ("agent/loop.py", line_of(LOOP, "json.dump(self.messages"), "Agent.save", "persist:json.dump"),
+    assert with_data(found, "func", "row", "reach") == [
         ("agent/events.py", line_of(EVENTS, "json.dump(event, fh)"), "EventStream.add_event",
-         "persist:json.dump"),
+         "persist:json.dump", "default"),
+        ("agent/loop.py", line_of(LOOP, "json.dump(self.messages"), "Agent.save", "persist:json.dump",
+         "opt-in:output_file"),  # agent.save() runs only `if args.output_file`
     ]  # json.dump of the settings is not a record
 
 

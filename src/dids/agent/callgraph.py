@@ -27,8 +27,11 @@ from ..index.pyfacts import ClassDef, FuncDef, PyFacts, resolve
 from .modules import ModuleMap
 
 MODULE = "<module>"
+_MAX_HOPS = 6  # imports and re-exports followed from one name (as _symbol's depth limit)
+_MISSING = object()  # not in a memo yet
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
+_SUBSCRIPT_TARGET = re.compile(r"^([A-Za-z_]\w*)\[[^\]]+\]$")  # REGISTRY[fn.__name__] = ...
 _SUBSCRIPT_CALL = re.compile(r"^([A-Za-z_]\w*)\[[^\]]*\]$")
 _DOTTED_LITERAL = re.compile(r"""^["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']$""")
 _DOTTED_STRING = re.compile(r"""["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']""")
@@ -71,11 +74,29 @@ class CallGraph:
     bases: dict[str, list[str]] = field(default_factory=dict)  # class id -> repo base class ids
     subclasses: dict[str, list[str]] = field(default_factory=dict)
     called_names: dict[str, set[str]] = field(default_factory=dict)  # caller -> short names
+    called_at: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # caller -> name -> lines
     _spans: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
     _external_bases: dict[str, bool] = field(default_factory=dict)
     _resolver: "_Resolver | None" = None
     registry_alias: dict[str, str] = field(default_factory=dict)  # {**D}: alias -> D
     registries: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    # Memos of mro(), method() and overrides(): the edge builder, the reach walks, the session
+    # and the probes ask them tens of thousands of times for a few thousand classes. They are
+    # None (nothing kept) until build() has added the last base class, since resolving the
+    # bases themselves goes through mro() on a hierarchy that is still growing.
+    _mro_memo: dict[str, list[str]] | None = field(default=None, repr=False)
+    _method_memo: dict[tuple[str, str, bool], str | None] | None = field(default=None, repr=False)
+    _overrides_memo: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    def add_called(self, src: str, name: str, line: int) -> None:
+        """SRC calls a method named NAME at LINE (on a receiver reach() may dispatch by name)."""
+        self.called_names.setdefault(src, set()).add(name)
+        self.called_at.setdefault(src, {}).setdefault(name, []).append(line)
+
+    def seal_hierarchy(self) -> None:
+        """Declare `bases`, `subclasses` and `methods` complete: from now on mro(), method()
+        and overrides() keep their answers."""
+        self._mro_memo, self._method_memo, self._overrides_memo = {}, {}, {}
 
     def resolve(self, dotted: str, path: str | None = None) -> str | None:
         """The node DOTTED names (as imported in PATH, or absolute): module, class or function."""
@@ -101,7 +122,17 @@ class CallGraph:
         return best or f"{path}::{MODULE}"
 
     def mro(self, cls_id: str) -> list[str]:
-        """CLS_ID and its repository bases, depth first, each once."""
+        """CLS_ID and its repository bases, depth first, each once (a shared list once the
+        hierarchy is sealed: callers do not modify it)."""
+        memo = self._mro_memo
+        if memo is not None:
+            got = memo.get(cls_id)
+            if got is None:
+                got = memo[cls_id] = self._mro(cls_id)
+            return got
+        return self._mro(cls_id)
+
+    def _mro(self, cls_id: str) -> list[str]:
         out, stack, seen = [], [cls_id], set()
         while stack:
             c = stack.pop(0)
@@ -113,6 +144,17 @@ class CallGraph:
         return out
 
     def method(self, cls_id: str, name: str, skip_self: bool = False) -> str | None:
+        memo = self._method_memo
+        if memo is None:
+            return self._method(cls_id, name, skip_self)
+        key = (cls_id, name, skip_self)
+        try:
+            return memo[key]
+        except KeyError:
+            got = memo[key] = self._method(cls_id, name, skip_self)
+            return got
+
+    def _method(self, cls_id: str, name: str, skip_self: bool) -> str | None:
         for c in self.mro(cls_id)[1 if skip_self else 0:]:
             m = self.methods.get(c, {}).get(name)
             if m:
@@ -164,8 +206,13 @@ class CallGraph:
             for dst, line, how in self.edges.get(nid, ()):
                 if follow is None or follow(nid, line, how):
                     visit(dst, d + 1, (nid, line, how))
+            at = self.called_at.get(nid, {})
             for name in self.called_names.get(nid, ()):
-                called(name)
+                # FOLLOW is asked about the call's lines as for an edge: a name called only in
+                # a branch the defaults never enter releases no method
+                lines = at.get(name)
+                if follow is None or not lines or any(follow(nid, ln, "call") for ln in lines):
+                    called(name)
             if node.kind == "class":
                 external = self.extends_external(nid)
                 for cid in self.mro(nid):
@@ -192,7 +239,17 @@ class CallGraph:
         return got
 
     def overrides(self, method_id: str) -> list[str]:
-        """Methods of the same name in subclasses of METHOD_ID's class (virtual dispatch)."""
+        """Methods of the same name in subclasses of METHOD_ID's class (virtual dispatch); a
+        shared list once the hierarchy is sealed (callers do not modify it)."""
+        memo = self._overrides_memo
+        if memo is None:
+            return self._overrides(method_id)
+        got = memo.get(method_id)
+        if got is None:
+            got = memo[method_id] = self._overrides(method_id)
+        return got
+
+    def _overrides(self, method_id: str) -> list[str]:
         node = self.nodes.get(method_id)
         if node is None or not node.cls:
             return []
@@ -262,9 +319,13 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
                     g.subclasses.setdefault(bid, []).append(cid)
                 elif bid is None and b.split("[")[0] not in _PLAIN_BASES:
                     g._external_bases[cid] = True
+    g.seal_hierarchy()  # every base is known: class lookups may be kept from here on
+    r._global_memo = {}
+    r.collect_aliases()  # before any call is resolved: a use anywhere reaches the target
     for path, facts in py.items():  # registries first: other files dispatch through them
         if path in mods.by_path:
             r.collect_registries(path, facts)
+    r.collect_decorator_registries()
     for path, facts in py.items():
         if path in mods.by_path:
             r.file_edges(path, facts)
@@ -278,24 +339,29 @@ class _Resolver:
         self.attr_types: dict[str, dict[str, str]] = {}  # class id -> attribute -> class id
         self.attr_funcs: dict[str, dict[str, str]] = {}  # class id -> attribute -> function id
         self._memo: dict[tuple[str, str], str | None] = {}
+        # _global() answers depend only on the dotted name, the class hierarchy and `top`.
+        # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
+        # alias adds a name to `top` (see collect_aliases).
+        self._global_memo: dict[str, str | None] | None = None
+        self._cutoffs = 0  # _global() searches stopped at _MAX_HOPS (their answers are not kept)
 
     # -- names -------------------------------------------------------------------------------
     def symbol(self, path: str, dotted: str, want: tuple[str, ...] = ("class", "function"),
                depth: int = 0) -> str | None:
         """The node DOTTED names in the context of PATH (imports already applied or not)."""
         key = (path, dotted)
-        if key in self._memo:
-            nid = self._memo[key]
-        else:
-            self._memo[key] = None  # a cycle of re-exports resolves to nothing
+        memo = self._memo
+        nid = memo.get(key, _MISSING)
+        if nid is _MISSING:
+            memo[key] = None  # a cycle of re-exports resolves to nothing
             nid = self._symbol(path, dotted, depth)
-            self._memo[key] = nid
+            memo[key] = nid
         if nid is not None and self.g.nodes[nid].kind not in want:
             return None
         return nid
 
     def _symbol(self, path: str, dotted: str, depth: int) -> str | None:
-        if depth > 6 or not dotted:
+        if depth > _MAX_HOPS or not dotted:
             return None
         head, _, rest = dotted.partition(".")
         facts = self.py.get(path)
@@ -310,6 +376,19 @@ class _Resolver:
         return self._global(self.g.modules.absolute(dotted, path), depth + 1)
 
     def _global(self, dotted: str, depth: int) -> str | None:
+        memo = self._global_memo
+        if memo is not None and dotted in memo:
+            return memo[dotted]
+        if depth > _MAX_HOPS:  # a re-export cycle (a.x from b, b.x from a) or a very long chain
+            self._cutoffs += 1
+            return None
+        cut = self._cutoffs
+        got = self._global_uncached(dotted, depth)
+        if memo is not None and self._cutoffs == cut:  # an answer cut short depends on the depth
+            memo[dotted] = got
+        return got
+
+    def _global_uncached(self, dotted: str, depth: int) -> str | None:
         hit = self.g.modules.split(dotted)
         if hit is None:
             return None
@@ -404,6 +483,65 @@ class _Resolver:
         d = next((d for d in facts.defs if d.qualname == node.qualname), None)
         return self.annotation_class(node.path, d.returns) if d is not None and d.returns else None
 
+    def collect_aliases(self) -> None:
+        """Module-level aliases (`OldName = NewName`) into `top`, for every module before any
+        call is resolved (a use in the alias's own file, or in a file walked earlier, reaches
+        the target). Repeated while new ones resolve: an alias may name another alias."""
+        pending = [(path, a.target, a.value.strip()) for path, facts in self.py.items()
+                   if path in self.g.modules.by_path for a in facts.assigns
+                   if a.scope_kind == "module" and a.target.isidentifier() and a.value
+                   and _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit()]
+        while pending:
+            left = []
+            for path, target, value in pending:
+                t = self._ref(path, value, None, None)
+                if t is None:
+                    left.append((path, target, value))
+                    continue
+                top = self.top.setdefault(path, {})
+                if target not in top:
+                    top[target] = t
+            if len(left) == len(pending):
+                break
+            pending = left
+            self._memo.clear()  # names through `top` may resolve anew
+            if self._global_memo:
+                self._global_memo.clear()
+
+    def collect_decorator_registries(self) -> None:
+        """Registries a decorator fills (`def tool(fn): REGISTRY[fn.__name__] = fn`): each
+        function or class decorated with it is an entry, keyed by its name."""
+        fillers: dict[str, tuple[str, str]] = {}  # decorator function -> (path, registry name)
+        mods = self.g.modules.by_path
+        for path, facts in self.py.items():
+            if path not in mods:
+                continue
+            module_names = {a.target for a in facts.assigns if a.scope_kind == "module"}
+            for a in facts.assigns:
+                if a.scope_kind != "function" or not a.value:
+                    continue
+                m = _SUBSCRIPT_TARGET.match(a.target)
+                if not m or m.group(1) not in module_names:
+                    continue
+                d = _func_def(facts, a.scope)
+                if d is None or d.cls or "." in d.qualname or not d.params or \
+                        d.params[0].name != a.value.strip():
+                    continue  # only a module-level function storing its first parameter
+                fillers.setdefault(f"{path}::{d.qualname}", (path, m.group(1)))
+        if not fillers:
+            return
+        for path, facts in self.py.items():
+            if path not in mods:
+                continue
+            for d in list(facts.defs) + list(facts.classes):
+                if getattr(d, "cls", None) or "." in d.qualname:
+                    continue
+                for dec in d.decorators:
+                    t = self._ref(path, dec.split("(", 1)[0].strip(), None, None)
+                    reg = fillers.get(t) if t else None
+                    if reg is not None:
+                        self.g.registries.setdefault(reg, []).append((d.name, f"{path}::{d.qualname}"))
+
     # -- per file ----------------------------------------------------------------------------
     def collect_registries(self, path: str, facts: PyFacts) -> None:
         """Module-level dicts from string keys to functions or classes."""
@@ -464,27 +602,35 @@ class _Resolver:
                 return f"{path}::{cls}"
             return mid
 
+        # The targets of a call depend only on its text and scope while this loop runs (the
+        # attribute and local types it reads were all collected above), and a file repeats
+        # many calls (`self.log(...)`, `len(...)`): each distinct one is resolved once.
+        targets_of: dict[tuple[str, str, str | None, str | None], list[tuple[str, str]]] = {}
         for c in facts.calls:
-            src = caller_of(c.func, c.cls)
-            targets = self._call_targets(path, c, defs, local_types)
+            func, cls = c.func, c.cls
+            src = f"{path}::{func}" if func else (f"{path}::{cls}" if cls else mid)
+            key = (c.raw, c.callee, func, cls)
+            targets = targets_of.get(key)
+            if targets is None:
+                targets = targets_of[key] = self._call_targets(path, c, defs, local_types)
             if targets:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
                 if any(how in ("self", "super", "attr", "attr-class", "local") for _t, how in targets):
-                    g.called_names.setdefault(src, set()).add(c.short)  # virtual: overrides too
+                    g.add_called(src, c.short, c.line)  # virtual: overrides too
             else:
                 # a method on a receiver of unknown class: any live class's method of that name
-                g.called_names.setdefault(src, set()).add(c.short)
+                g.add_called(src, c.short, c.line)
                 g.unresolved.append((src, c.callee, c.line))
             for v in c.args + tuple(v for k, v in c.kwargs):
                 v = v.strip()
                 if v.startswith("*"):
                     v = v.lstrip("*")
                 if _DOTTED.match(v) and not v[0].isdigit():
-                    t = self._ref(path, v, c.func, c.cls)
+                    t = self._ref(path, v, func, cls)
                     if t:
                         g.add_edge(src, t, c.line, "ref")
-                else:
+                elif v[:1] in ("'", '"'):  # only a quoted dotted path names code (_string_ref)
                     t = self._string_ref(v)
                     if t:
                         g.add_edge(src, t, c.line, "ref")
@@ -509,10 +655,8 @@ class _Resolver:
                     g.registry_alias[a.target] = alias
             if a.scope_kind == "module" and a.target.isidentifier() and \
                     _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit():
-                t = self._ref(path, a.value.strip(), None, None)
-                if t:  # an alias (`OldName = NewName`): a use of the alias reaches the target
-                    self.top.setdefault(path, {}).setdefault(a.target, t)
-                    continue
+                if self._ref(path, a.value.strip(), None, None):
+                    continue  # an alias (`OldName = NewName`), in `top` since collect_aliases
             for name in set(_IDENT.findall(_STRINGS.sub('""', a.value))):
                 if name in keyed:
                     continue
@@ -602,13 +746,23 @@ class _Resolver:
                 return None
             return self.g.method(f"{path}::{cls}", name.split(".", 1)[1]) \
                 if "." not in name.split(".", 1)[1] else None
-        if func and "." not in name:
-            nested = f"{path}::{func}.{name}"
-            if nested in self.g.nodes:
-                return nested
+        if "." not in name:
+            if func:
+                nested = f"{path}::{func}.{name}"
+                if nested in self.g.nodes:
+                    return nested
+            # Most bare names are locals, parameters and builtins. One that is neither a
+            # top-level name of PATH nor imported there resolves to nothing, which is what
+            # symbol() would answer and keep; answered here without its lookups.
+            facts = self.py.get(path)
+            if name not in self.top.get(path, ()) and (facts is None or name not in facts.imports):
+                self._memo.setdefault((path, name), None)
+                return None
         return self.symbol(path, name)
 
     def _call_targets(self, path, c, defs, local_types) -> list[tuple[str, str]]:
+        """The (node, how) a call reaches (never modified by callers: file_edges reuses it for
+        calls of the same text in the same scope)."""
         raw = c.raw
         g = self.g
         cls_id = f"{path}::{c.cls}" if c.cls else None
@@ -636,7 +790,7 @@ class _Resolver:
         if raw.startswith("super().") and cls_id:
             m = g.method(cls_id, raw[8:], skip_self=True)
             return [(m, "super")] if m else []
-        m = _SUBSCRIPT_CALL.match(raw)
+        m = _SUBSCRIPT_CALL.match(raw) if "[" in raw else None
         if m:  # REGISTRY[key](...): every entry the key may pick
             return [(t, f"registry:{m.group(1)}:{k}") for k, t in self._registry(path, m.group(1))]
         head, _, rest = raw.partition(".")
@@ -665,3 +819,7 @@ def resolve_value(facts: PyFacts, text: str) -> str:
 
 
 __all__ = ["CallGraph", "Node", "build", "MODULE", "ClassDef", "FuncDef"]
+
+
+def _func_def(facts: PyFacts, qualname: str) -> FuncDef | None:
+    return next((d for d in facts.defs if d.qualname == qualname), None)

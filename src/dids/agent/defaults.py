@@ -115,6 +115,10 @@ class Defaults:
                 if s.value is not None:
                     self._settings.setdefault(k.lower(), set()).add(_quote(s.value))
         self._chains: dict[tuple[str, str | None], list[Block]] = {}
+        # _taken() per (path, function, block index): guard_at() is asked for every call line
+        # the reach walks follow, and the lines of one function share its branches.
+        self._taken_memo: dict[tuple[str, str | None, int], object] = {}
+        self._exiting: dict[tuple[str, str | None], list[int]] = {}  # branches that return/raise
 
     # -- values ------------------------------------------------------------------------------
     def value(self, facts: PyFacts, func: str | None, name: str):
@@ -174,11 +178,20 @@ class Defaults:
             lit = _literal(v)
             if lit is not _UNKNOWN:
                 return lit
-            first = re.split(r"\s+or\s+", v)[0].strip()
-            p = next((p for p in d.params if p.name == first), None)
-            if p is not None and p.default is not None:
-                key = p.name.lower()
-                return _literal(self.overrides[key]) if key in self.overrides else _literal(p.default)
+            # `self.x = x or "local"`: the first alternative whose default is truthy, else the
+            # last one (as Python's `or`); parameters by their default (or the override)
+            alts = [t.strip() for t in re.split(r"\s+or\s+", v)]
+            for i, alt in enumerate(alts):
+                p = next((p for p in d.params if p.name == alt), None)
+                if p is not None and p.default is not None:
+                    key = p.name.lower()
+                    got = _literal(self.overrides[key]) if key in self.overrides else _literal(p.default)
+                elif i > 0:
+                    got = _literal(alt)
+                else:
+                    break  # neither a parameter nor (the whole value being) a literal
+                if got is _UNKNOWN or got or i == len(alts) - 1:
+                    return got
         for a in facts.assigns:  # a class attribute default
             if a.scope == cls and a.scope_kind == "class" and a.target == attr and a.value:
                 return _literal(a.value)
@@ -250,9 +263,47 @@ class Defaults:
                             self.truth(facts, func, parts[0]) is False:
                         return Guard(path, b.line, b.head, _setting_of(parts[0]))
                 continue
-            taken = self._taken(facts, func, chain, i)
+            key = (path, func, i)
+            try:
+                taken = self._taken_memo[key]
+            except KeyError:
+                taken = self._taken_memo[key] = self._taken(facts, func, chain, i)
             if taken is False:
                 cond = b.head or "else of " + self._chain_heads(chain, i)
+                return Guard(path, b.line, cond, _setting_of(cond))
+        return self._after_early_exit(path, facts, func, chain, line)
+
+    def _after_early_exit(self, path, facts, func, chain, line) -> Guard | None:
+        """A branch before LINE, entered under the defaults, that returns or raises (`if
+        <true>: return ...`): LINE then runs only when the defaults are changed, as if it
+        were the branch's `else`."""
+        key = (path, func)
+        exiting = self._exiting.get(key)
+        if exiting is None:
+            # A `return` only: a branch that raises under the defaults would make the shipped
+            # configuration fail, so its condition is state the defaults misread. And not a
+            # None check (`if self.runtime is None: return`): a guard clause on state set
+            # later, not a setting.
+            exiting = self._exiting[key] = [
+                j for j, b in enumerate(chain)
+                if b.kind in ("if", "elif") and "r" in b.exits and not _NONE_CHECK.search(b.head)]
+        for j in exiting:
+            b = chain[j]
+            if b.line >= line:
+                break  # blocks are in source order: the rest start at or after LINE
+            if b.end_line >= line:
+                continue  # B encloses LINE (guard_at's enclosing case)
+            # B must be in a statement list LINE is in too: what encloses B encloses LINE
+            if any(q.line <= b.line and q.end_line >= b.end_line and q is not b and
+                   not (q.line <= line <= q.end_line) for q in chain):
+                continue
+            tkey = (path, func, j)
+            try:
+                taken = self._taken_memo[tkey]
+            except KeyError:
+                taken = self._taken_memo[tkey] = self._taken(facts, func, chain, j)
+            if taken is True:
+                cond = "else of " + b.head
                 return Guard(path, b.line, cond, _setting_of(cond))
         return None
 
@@ -299,10 +350,16 @@ class Defaults:
         return chain[j].head if j is not None else "a branch"
 
 
+_NONE_CHECK = re.compile(r"\bis\s+(?:not\s+)?None\b")
+
+
 def _split_bool(cond: str, op: str) -> list[str]:
     """COND split at top-level ` and `/` or ` (outside parentheses and strings)."""
-    out, depth, quote, start, i = [], 0, "", 0, 0
     token = f" {op} "
+    if token not in cond:  # the common case: nothing to split (same result as the scan)
+        cond = cond.strip()
+        return [cond] if cond else []
+    out, depth, quote, start, i = [], 0, "", 0, 0
     while i < len(cond):
         ch = cond[i]
         if quote:

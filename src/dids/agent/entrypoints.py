@@ -26,7 +26,7 @@ def offpath_place(path: str) -> bool:
 
     return off(path)
 
-_SCRIPT_LINE = re.compile(r"""^\s*["']?([\w.-]+)["']?\s*=\s*["']([\w.]+)\s*:\s*([\w.]+)""")
+_SCRIPT_LINE = re.compile(r"""^\s*["']?([\w.-]+)["']?\s*=\s*["']?([\w.]+)\s*:\s*([\w.]+)""")
 _SETUP_SCRIPT = re.compile(r"""["']([\w.-]+)\s*=\s*([\w.]+)\s*:\s*([\w.]+)["']""")
 _COMMAND_DECORATOR = re.compile(r"^(?:[\w.]+\.)?(command|group|callback)\b")
 _SERVER = re.compile(r"^(uvicorn|gunicorn|hypercorn|daphne|granian)$")
@@ -105,8 +105,20 @@ def console_scripts(index: RepoIndex) -> list[Entry]:
                                  if re.match(rf"""^\s*["']?{re.escape(name)}["']?\s*=""", t)), 1)
                     out.append(Entry("console-script", name, path, line, target.replace(" ", "")))
         else:
-            pat = _SCRIPT_LINE if path.endswith("setup.cfg") else _SETUP_SCRIPT
+            cfg = path.endswith("setup.cfg")
+            pat = _SCRIPT_LINE if cfg else _SETUP_SCRIPT
+            section = group = ""
             for i, t in enumerate(lines, 1):
+                if cfg:  # [options.entry_points] console_scripts/gui_scripts = (indented) lines
+                    head = t.strip()
+                    if head.startswith("["):
+                        section, group = head.strip("[]").strip().lower(), ""
+                        continue
+                    if t[:1].strip() and "=" in t:
+                        group, _, t = t.partition("=")
+                        group = group.strip().lower()
+                    if section != "options.entry_points" or group not in ("console_scripts", "gui_scripts"):
+                        continue
                 for m in pat.finditer(t):
                     out.append(Entry("console-script", m.group(1), path, i,
                                      f"{m.group(2)}:{m.group(3)}"))

@@ -20,6 +20,7 @@ class ModuleMap:
         self.by_path: dict[str, str] = {}
         self.by_name: dict[str, str] = {}
         self.is_package: dict[str, bool] = {}
+        self._split_memo: dict[str, tuple[str, str] | None] = {}  # split() answers (the map is fixed)
         for p in paths:
             if p.endswith(".pyi") and p[:-1] in have_py:
                 continue  # the stub of a module that has its source
@@ -64,9 +65,16 @@ class ModuleMap:
     def split(self, dotted: str) -> tuple[str, str] | None:
         """(path of the longest module prefix of DOTTED, the rest) or None when no prefix is a
         module of the repository. The rest is "" when DOTTED names the module itself."""
+        try:  # asked for every import site and name the call graph resolves, most of them often
+            return self._split_memo[dotted]
+        except KeyError:
+            pass
+        got = None
         parts = dotted.split(".")
         for k in range(len(parts), 0, -1):
             path = self.by_name.get(".".join(parts[:k]))
             if path is not None:
-                return path, ".".join(parts[k:])
-        return None
+                got = path, ".".join(parts[k:])
+                break
+        self._split_memo[dotted] = got
+        return got

@@ -46,7 +46,7 @@ class Reach:
     alt: set[str] = field(default_factory=set)  # reached from other entry points only
     index: object = None
     _guards: dict[tuple[str, int], Guard | None] = field(default_factory=dict)
-    _choices: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    _choices: dict[str, str | None] = field(default_factory=dict)  # registry name -> choice
     _root_set: set[str] = field(default_factory=set)
 
     def compute(self) -> "Reach":
@@ -82,7 +82,9 @@ class Reach:
         `REG[self.executor_type]`, `REG.get(config.runtime)`, or (one hop) the argument a
         caller passes for the parameter used as the key; else the setting the registry is
         named after (`_DEFAULT_RUNTIME_CLASSES` → `runtime`). None when undecided."""
-        memo_key = (src.split("::")[0], name)
+        # The answer depends on the registry's name only (the search covers every source file),
+        # so it is kept per name, not per calling file: each search reads the whole tree.
+        memo_key = name
         if memo_key in self._choices:
             return self._choices[memo_key]
         self._choices[memo_key] = None

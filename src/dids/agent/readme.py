@@ -15,9 +15,10 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _PROMPT = re.compile(r"^\s*(?:\$|>|#|PS>|%)\s+")
 _INSTALL = re.compile(
-    r"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+(?:pip|tool|add)|pipx|poetry\s+add|"
+    r"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+(?:pip|add)|uv\s+tool(?!\s+run\b)|"
+    r"pipx(?!\s+run\b)|poetry\s+add|"
     r"conda|brew|npm|pnpm|yarn|bun|go\s+install|cargo\s+install|docker|docker-compose|podman|"
-    r"curl|wget|git\s+clone|uvx)\b", re.I)
+    r"curl|wget|git\s+clone)\b", re.I)  # `uvx x`, `pipx run x`, `uv tool run x` run it (is_run)
 _PY_LANGS = {"py", "python", "python3", "pycon", "ipython"}
 _SHELL_LANGS = {"", "bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "text",
                 "terminal", "fish"}

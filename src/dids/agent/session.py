@@ -102,14 +102,16 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
     llm_sites += _asks(index, reach, set(llm_sites))
     framework = [(f.path, c.line, c.func) for f, c, _r in sem.get("agent_loop", ())
                  if reach.of(f.path, c.line).split(":")[0] in on_path]
-    session.loops = _loops(index, graph, reach, llm_sites + [(p, ln) for p, ln, _f in framework])
+    rev = _callers(graph) if llm_sites or framework else {}
+    session.loops = _loops(index, graph, reach, llm_sites + [(p, ln) for p, ln, _f in framework],
+                           rev)
     for path, line, func in framework:  # the framework's run call is the loop itself
         nid = graph.node_at(path, line)
         if not any(lp.node == nid for lp in session.loops):
             session.loops.append(Loop(nid, path, line, line, "framework run", ((path, line),), 0,
                                       kind="framework"))
     strong = [lp for lp in session.loops if lp.kind == "framework" or lp.depth <= 1]
-    steps = _steps(graph, reach, llm_sites)
+    steps = _steps(graph, reach, llm_sites, rev)
     if not strong:  # event-driven agents: one model step per event
         session.loops = steps + session.loops
     else:  # a loop was found, but a function named as the agent's step still drives the model
@@ -136,9 +138,9 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
     return session
 
 
-def _loops(index, graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
-    if not llm_sites:
-        return []
+def _callers(graph: CallGraph) -> dict[str, list[tuple[str, int]]]:
+    """The callers of each node by call edges, overriding methods included (virtual dispatch):
+    dst -> [(src, line)]. Built once per session for both the loop and the step search."""
     rev: dict[str, list[tuple[str, int]]] = {}
     for src, edges in graph.edges.items():
         for dst, line, how in edges:
@@ -147,6 +149,12 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
             rev.setdefault(dst, []).append((src, line))
             for o in graph.overrides(dst):
                 rev.setdefault(o, []).append((src, line))
+    return rev
+
+
+def _loops(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
+    if not llm_sites:
+        return []
     dist, sites_of = _model_distance(graph, llm_sites, rev)
     found: list[Loop] = []
     for nid, d in dist.items():
@@ -162,7 +170,8 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
         if reach.of(node.path, node.line).split(":")[0] not in ("default", "library"):
             continue
         for b in blocks:
-            if _RETRY.search(b.head) or _calls_in_head(b, sites_of.get(nid, []), node.path):
+            if _RETRY.search(b.head) or _retry_count(b) or \
+                    _calls_in_head(b, sites_of.get(nid, []), node.path):
                 continue  # a retry loop around the call, or a stream of its chunks
             depth = _body_depth(graph, nid, b, dist, sites_of.get(nid, []))
             if depth is not None:
@@ -174,6 +183,14 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
 
 
 _RETRY = re.compile(r"attempt|retr|tries|backoff", re.I)
+# `for attempt in range(3)`: a counted loop whose variable names an attempt (the iterable
+# alone says nothing: range(3))
+_RETRY_TARGET = re.compile(r"^_?(?:\w+_)?(?:attempts?|retry|retries|tries|try)(?:_\w+)?$", re.I)
+
+
+def _retry_count(b) -> bool:
+    return b.kind == "for" and bool(_RETRY_TARGET.match(b.target.strip())) and \
+        b.head.strip().startswith("range(")
 # methods of a class that holds a model call and that callers use to ask the model
 _ASK = re.compile(r"^(a?completion|complete|a?generate\w*|a?chat\w*|a?invoke|call|__call__|query|ask|"
                   r"predict|respond|run_llm|call_llm|llm_call)$")
@@ -188,21 +205,32 @@ def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
     `interpreter.llm.run(...)`, `self.model.generate(...)`): model calls whose client class the
     static reader cannot see."""
     out = []
-    for facts, c in index.calls_where(lambda n: True):
-        m = _ASKER.search(c.raw)
-        if not m:
+    # the regexes' verdict per distinct call text: 0 not an ask, 1 the model object called
+    # itself, 2 an asking method of it (a repository has far fewer texts than calls)
+    verdicts: dict[str, int] = {}
+    for facts, c in index.all_calls():
+        verdict = verdicts.get(c.raw)
+        if verdict is None:
+            verdict = verdicts[c.raw] = _ask_verdict(c.raw)
+        if verdict == 0:
             continue
-        method = m.group(3)
-        if method is None:  # the model object called itself: llm(messages, tools=...)
-            if not (c.args or c.kwargs):
-                continue
-        elif not (_ASK.match(method) or method in ("run", "stream", "create")):
+        if verdict == 1 and not (c.args or c.kwargs):  # llm(messages, tools=...) asks; llm() not
             continue
         if (facts.path, c.line) in known:
             continue
         if reach.of(facts.path, c.line).split(":")[0] in ("default", "library"):
             out.append((facts.path, c.line))
     return out
+
+
+def _ask_verdict(raw: str) -> int:
+    m = _ASKER.search(raw)
+    if not m:
+        return 0
+    method = m.group(3)
+    if method is None:
+        return 1
+    return 2 if _ASK.match(method) or method in ("run", "stream", "create") else 0
 
 
 def _calls_in_head(b: Block, sites, path: str) -> bool:
@@ -245,16 +273,10 @@ def _model_distance(graph: CallGraph, llm_sites, rev):
     return dist, sites_of
 
 
-def _steps(graph: CallGraph, reach: Reach, llm_sites) -> list[Loop]:
+def _steps(graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
     """No loop around the model call (an event-driven agent: one step per event): the nearest
-    functions on the scored path that ask the model through one or two calls stand for it."""
-    rev: dict[str, list[tuple[str, int]]] = {}
-    for src, edges in graph.edges.items():
-        for dst, line, how in edges:
-            if how not in ("import", "package", "module", "nested", "decorator"):
-                rev.setdefault(dst, []).append((src, line))
-                for o in graph.overrides(dst):
-                    rev.setdefault(o, []).append((src, line))
+    functions on the scored path that ask the model through one or two calls stand for it.
+    REV: the callers of each node (_callers)."""
     dist, sites_of = _model_distance(graph, llm_sites, rev)
     out = []
     for nid, d in dist.items():

@@ -520,10 +520,10 @@ class _Resolver:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
                 if any(how in ("self", "attr", "local", "typed", "super") for _t, how in targets):
-                    g.called_names.setdefault(src, set()).add(c.short)
+                    g.add_called(src, c.short, c.line)
             else:
                 short = c.short
-                g.called_names.setdefault(src, set()).add(short)
+                g.add_called(src, short, c.line)
                 g.unresolved.append((src, c.callee, c.line))
                 if "." in c.raw and short not in _SKIP_DISPATCH and \
                         c.raw.split(".", 1)[0] not in _BUILTINS and \

@@ -47,6 +47,7 @@ class RepoIndex:
     _imported: set[str] | None = None
     _by_callee: dict[str, list[tuple[int, PyFacts, Call]]] | None = None
     _by_short: dict[str, list[tuple[int, PyFacts, Call]]] | None = None
+    _all_calls: tuple[tuple[PyFacts, Call], ...] | None = None  # all_calls(), built once
     _scripts: str = ""
     agent: object = None  # the agent model (dids.agent.AgentModel), built after the index
 
@@ -184,6 +185,14 @@ class RepoIndex:
         once per call: a repository has tens of thousands of calls to a few thousand names."""
         return self._select(self._call_groups()[0], test)
 
+    def all_calls(self) -> tuple[tuple[PyFacts, Call], ...]:
+        """(facts, call) for every parsed call, in source order: what calls_where(lambda n:
+        True) returns, but built once. Several probes and the agent model walk every call;
+        collecting and sorting tens of thousands of them on each request was a hot spot."""
+        if self._all_calls is None:
+            self._call_groups()
+        return self._all_calls  # type: ignore[return-value]
+
     def calls_named(self, test: Callable[[str], object] | set[str] | tuple[str, ...]
                     ) -> list[tuple[PyFacts, Call]]:
         """Like calls_where, on the callee's last dotted part (Call.short); TEST may also be
@@ -199,11 +208,14 @@ class RepoIndex:
         """Every call grouped by callee and by short name, with its source-order number."""
         if self._by_callee is None:
             by: dict[str, list[tuple[int, PyFacts, Call]]] = {}
+            flat: list[tuple[PyFacts, Call]] = []
             seq = 0
             for facts in self.source_py():
                 for c in facts.calls:
                     by.setdefault(c.callee, []).append((seq, facts, c))
+                    flat.append((facts, c))
                     seq += 1
+            self._all_calls = tuple(flat)
             shorts: dict[str, list[tuple[int, PyFacts, Call]]] = {}
             for callee, group in by.items():
                 shorts.setdefault(short_name(callee), []).extend(group)
