@@ -127,7 +127,7 @@ def matches(index) -> dict[str, list]:
     sem = load()
     names = sem.names()
     out: dict[str, list] = {}
-    for facts, call in index.calls_where(lambda n: True):
+    for facts, call in index.all_calls():
         candidates = [call] if call.short in names else []
         for a in call.args[:2]:
             a = a.strip()

@@ -188,7 +188,7 @@ def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
     `interpreter.llm.run(...)`, `self.model.generate(...)`): model calls whose client class the
     static reader cannot see."""
     out = []
-    for facts, c in index.calls_where(lambda n: True):
+    for facts, c in index.all_calls():
         m = _ASKER.search(c.raw)
         if not m:
             continue

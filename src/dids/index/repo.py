@@ -184,6 +184,11 @@ class RepoIndex:
         once per call: a repository has tens of thousands of calls to a few thousand names."""
         return self._select(self._call_groups()[0], test)
 
+    def all_calls(self) -> list[tuple[PyFacts, Call]]:
+        """(facts, call) for every parsed call in source order: what calls_where(lambda n: True)
+        gives, without grouping and re-sorting a hundred thousand calls."""
+        return [(facts, c) for facts in self.source_py() for c in facts.calls]
+
     def calls_named(self, test: Callable[[str], object] | set[str] | tuple[str, ...]
                     ) -> list[tuple[PyFacts, Call]]:
         """Like calls_where, on the callee's last dotted part (Call.short); TEST may also be

@@ -62,7 +62,7 @@ def remote_code(index: RepoIndex):
     from ..agent.semantics import matches
 
     found: dict[tuple[str, int], object] = {}
-    for facts, c in index.calls_where(lambda n: True):
+    for facts, c in index.all_calls():
         if (c.kw("trust_remote_code") or "").strip() == "True":
             found[(facts.path, c.line)] = _remote(
                 facts, c, f"{c.raw}(...) runs code the remote model or tool ships "
