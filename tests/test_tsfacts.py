@@ -367,3 +367,23 @@ def test_facts_in_document_order_every_time():
         assert [a.line for a in f.assigns] == sorted(a.line for a in f.assigns)
         assert [d.line for d in f.defs] == sorted(d.line for d in f.defs)
         assert f.calls == runs[0].calls and f.assigns == runs[0].assigns
+
+
+def test_an_if_after_an_else_if_stays_an_if():
+    # the "elif" of an `else if` once leaked into every later `if` of the file, in whatever
+    # order the query cursor returned them (so a run's blocks and guards could differ)
+    f = facts("""
+        function f(a, b, c) {
+          if (a) { run(1); } else if (b) { run(2); }
+          if (c) { run(3); }
+          if (a && c) { run(4); }
+        }
+        """)
+    assert [b.kind for b in f.blocks if b.kind in ("if", "elif")] == ["if", "elif", "if", "if"]
+
+
+def test_env_defaults_in_source_order_every_time():
+    src = b"export const r = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;\n" * 4
+    runs = [extract_ts("a.ts", src) for _ in range(8)]
+    assert [d.key for d in runs[0].defaults][:2] == ["AWS_REGION", "AWS_DEFAULT_REGION"]
+    assert all(f.defaults == runs[0].defaults for f in runs)

@@ -4,6 +4,7 @@ renderers read it, none re-derives it."""
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 from .callgraph import CallGraph, build as build_graph
@@ -27,6 +28,19 @@ class AgentModel:
 
 
 def build_model(index) -> AgentModel:
+    # The model is hundreds of thousands of small long-lived objects (nodes, edges, memo
+    # entries) and makes no reference cycles worth collecting: with the cyclic collector paused
+    # it is built about a sixth faster (no repeated full scans of the growing graph).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_model(index)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build_model(index) -> AgentModel:
     py = {p: f for p, f in index.py.items() if index.role(p) == "source"}
     graph = build_graph(py)
     entries = find_entries(index, graph)

@@ -84,9 +84,9 @@ def blocks(src: bytes, caps: dict, enclosing) -> list[Block]:
             elif t in ("while_statement", "do_statement", "if_statement", "switch_statement"):
                 c = node.child_by_field_name("condition" if t != "switch_statement" else "value")
                 head = _unparen(_text(src, c)) if c is not None else ""
-                if t == "if_statement":
-                    if start in elifs:
-                        kind = "elif"
+                if t == "if_statement":  # an `else if` is named "elif" where it is appended
+                    # (never by rebinding KIND: that is the loop's, and every later `if` of the
+                    # capture list would turn "elif" too, in whatever order captures come)
                     body = node.child_by_field_name("consequence")
                     if body is not None:
                         end, end_line = body.end_byte, body.end_point[0] + 1

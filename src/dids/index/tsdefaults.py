@@ -79,6 +79,10 @@ def code_defaults(src: bytes, root: ts.Node, query: ts.Query, imports: dict[str,
         _zod_defaults(src, caps.get("schema", ()), imports, out)
 
 
+def _span(node) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
+
+
 def _env_defaults(src: bytes, caps: dict, out: list[ConfigDefault]) -> None:
     """process.env.X, process.env["X"] (with a `??`/`||` fallback when there is one) and
     `const {X = d} = process.env`."""
@@ -87,7 +91,8 @@ def _env_defaults(src: bytes, caps: dict, out: list[ConfigDefault]) -> None:
         left, right = _f(b, "left"), _f(b, "right")
         if left is not None and right is not None:
             fallbacks[(left.start_byte, left.end_byte)] = right
-    for read in caps.get("read", ()):
+    # in source order: the cursor's capture order varies from run to run on the same tree
+    for read in sorted(caps.get("read", ()), key=_span):
         if not _ENV_READ.match(src, read.start_byte):
             continue
         key_node = _f(read, "property") if read.type == "member_expression" else _f(read, "index")
@@ -101,7 +106,7 @@ def _env_defaults(src: bytes, caps: dict, out: list[ConfigDefault]) -> None:
             out.append(ConfigDefault(key, _text(src, right), _line(right), "env"))
         else:
             out.append(ConfigDefault(key, None, _line(key_node), "env"))
-    for decl in caps.get("destructure", ()):
+    for decl in sorted(caps.get("destructure", ()), key=_span):
         value = _f(decl, "value")
         if value is None or not _ENV_OBJECT.match(src[value.start_byte:value.end_byte]):
             continue

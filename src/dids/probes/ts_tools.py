@@ -150,6 +150,8 @@ def inventory(index):
     for facts in index.source_py():
         path = facts.path
         for c in facts.calls:
+            if not c.kwargs and not _REGISTER.match(c.short):
+                continue  # without object-literal keys only a registration call names a tool
             kw = dict(c.kwargs)
             name = _literal(kw.get("name"))
             has_schema = any(k in kw for k in _SCHEMA_KEYS)
@@ -214,8 +216,12 @@ def inventory(index):
 
 
 def _classes(index, facts, g, emit):
+    by_class: dict[str, dict] = {}  # class qualname -> field name -> assign (one pass per file)
+    for a in facts.assigns:
+        if a.scope_kind == "class":
+            by_class.setdefault(a.scope, {})[a.target] = a
     for c in facts.classes:
-        fields = {a.target: a for a in facts.assigns if a.scope == c.qualname and a.scope_kind == "class"}
+        fields = by_class.get(c.qualname, {})
         name = _literal(fields["name"].value) if "name" in fields else None
         if not name:
             continue
