@@ -26,6 +26,7 @@ def ts_view(index):
     view._py_keys = None
     view._by_callee = None
     view._by_short = None
+    view._all_calls = None  # built with the call groups: the Python ones must not carry over
     view._search_cache = {}
     view._refs = None
     view._defs = None
