@@ -147,6 +147,8 @@ _MEASURES = re.compile(r"count|token|len$|size", re.I)  # a message built only t
 
 def _builds_role(text: str) -> bool:
     """TEXT gives a message the tool role (not `if msg["role"] == "tool"`, which reads one)."""
+    if "ole" not in text:  # role / Role: most calls never mention one (a cheap test first)
+        return False
     return any(not re.search(r"(==|!=|\bin|\bis)\s*$", text[:m.start()])
                and not re.search(r"(count|token)\w*\(", text[max(0, m.start() - 80):m.start()], re.I)
                for m in _TOOL_ROLE.finditer(text))
@@ -164,6 +166,8 @@ def tool_results(index: RepoIndex):
     for facts in index.source_py():
         hits: dict[str, list[int]] = {}
         for c in facts.calls:
+            if not (c.args or c.kwargs):
+                continue
             text = " ".join(c.args) + " " + " ".join(f"{k}={v}" for k, v in c.kwargs)
             if _builds_role(text) and not _MEASURES.search(c.short):
                 hits.setdefault(c.func or "<module>", []).append(c.line)
