@@ -131,6 +131,16 @@ def test_version_and_short_help(cli):
     assert "<bool>" not in no_cache
 
 
+def test_python_dash_m_dids_is_the_cli():
+    import subprocess
+    import sys
+
+    from dids import __version__
+
+    proc = subprocess.run([sys.executable, "-m", "dids", "--version"], capture_output=True, text=True)
+    assert (proc.returncode, proc.stdout) == (0, f"dids {__version__}\n")
+
+
 def test_no_arguments_prints_help_and_no_empty_error(cli):
     proc = cli(check_rc=2)
     assert "Usage: dids" in proc.stdout and "usage error" not in proc.stderr
