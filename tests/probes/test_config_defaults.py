@@ -82,3 +82,5 @@ def test_topic_order_puts_limits_before_tools():
     assert topic("enable_cmd") == "tools"
     assert topic("sandbox_timeout") == "limits"
     assert topic("colour") is None
+    assert topic("EXCLUDED_AGENT_ACTIONS") == "tools"  # a word between the verb and the noun
+    assert topic("excluded_words") is None

@@ -263,3 +263,40 @@ def test_code_handed_to_an_executor_is_cited_only_on_the_loops_path(tmp_path_fac
     assert [(f.location.start_line, f.data["func"]) for f in found] == [
         (line_of(CODE_AGENT, "task = self.python_executor(code)"), "CodeBot.run")]
     assert "hands code or a command on to self.python_executor" in found[0].claim
+
+
+# ---------------------------------------------------------------- tools.filter
+
+FILTERS = '''EXCLUDED_AGENT_ACTIONS = frozenset({"core.run_python"})
+
+
+def agent_actions(actions):
+    included_actions = [name for name in actions or [] if name not in EXCLUDED_AGENT_ACTIONS]
+    return included_actions
+
+
+def seeds(planned, available_action_names):
+    allowed = [a for a in planned if a in available_action_names]
+    return allowed
+
+
+def words(text, stop):
+    kept = [w for w in text.split() if w not in stop]
+    return kept
+'''
+
+
+def test_tool_lists_filtered_against_named_sets(tmp_path_factory):
+    from .modelled import modelled
+
+    m = modelled(tmp_path_factory, {
+        "bot/__init__.py": "", "bot/filters.py": FILTERS,
+        "bot/__main__.py": "from bot.filters import agent_actions, seeds, words\n\n"
+                           "agent_actions([]), seeds([], []), words('', set())\n",
+        "tests/test_filters.py": FILTERS})
+    found = m.findings()["tools.filter"]
+    assert [(f.location.path, f.location.start_line, f.data["against"]) for f in found] == [
+        ("bot/filters.py", line_of(FILTERS, "included_actions ="), "EXCLUDED_AGENT_ACTIONS"),
+        ("bot/filters.py", line_of(FILTERS, "allowed = "), "available_action_names")]
+    assert found[0].claim == "included_actions drops those named in EXCLUDED_AGENT_ACTIONS here."
+    # a stop-word filter is not about tools; the test copy is not live code

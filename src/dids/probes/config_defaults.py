@@ -27,7 +27,7 @@ TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((t, re.compile(p, re.I))
     ("secrets", r"mask|redact|encrypt|expose_secret|secret_(store|backend)|keyring"),
     ("telemetry", r"telemetry|analytics|sentry|posthog|tracking|usage_stats"),
     ("network", r"internet|brows(er|ing)|egress|allowed_(domains|hosts|urls)|network_access|proxy"),
-    ("tools", r"^(enable|disable)_\w+|(allowed|excluded|blocked|disabled|enabled)_(tools|actions|"
+    ("tools", r"^(enable|disable)_\w+|(allowed|excluded|blocked|disabled|enabled)_(\w+_)?(tools|actions|"
               r"commands)|^tools?$|toolsets?$|available_tools"),
     ("extensions", r"mcp|plugin|extension|trust_remote_code|skills?_(dir|path)|marketplace"),
     ("memory", r"memory|history_(file|path|dir)|custom_instructions|profile_(dir|path)|"

@@ -200,3 +200,31 @@ def tool_results(index: RepoIndex):
         else:
             yield finding("agent.tool_result", f"A tool's output is made into a message the model "
                           f"reads here{where}.", path, start, end, func=func)
+
+
+# a tool or action list filtered against a named set: `[a for a in actions if a not in EXCLUDED]`,
+# `tools = [t for t in tools if t.name in allowed_tools]`
+_FILTER = re.compile(r"\bfor\s+(\w+)\s+in\b.*\bif\s+(?:not\s+)?\1(?:\.name)?\s+(not\s+in|in)\s+"
+                     r"([\w.]*(?:tool|action|command|allow|exclu|block|disabl|enabl|availab|permit)\w*)",
+                     re.I | re.S)
+_LISTISH = re.compile(r"tool|action|command|function", re.I)
+
+
+@probe("tools.filter", ("C3",), "Filter the tools the model is offered against an operator list.")
+def tool_filters(index: RepoIndex):
+    """Live code on the scored path that keeps only the tools or actions a named list allows (or
+    drops those an exclusion list names)."""
+    model = index.agent
+    if model is None:
+        return
+    for facts in index.source_py():
+        for a in facts.assigns:
+            v = a.value or ""
+            m = _FILTER.search(v)
+            if not m or not (_LISTISH.search(a.target) or _LISTISH.search(v[:m.start()] + m.group(3))):
+                continue
+            if model.reach.of(facts.path, a.line).split(":")[0] not in ("default", "library"):
+                continue
+            how = "drops those named in" if m.group(2).lower().startswith("not") else "keeps only those in"
+            yield finding("tools.filter", f"{a.target} {how} {m.group(3)} here.", facts.path,
+                          a.line, a.end_line, against=m.group(3))
