@@ -226,7 +226,8 @@ def _limitations(index: RepoIndex, results, cov) -> list[str]:
         more = f" and {len(index.links) - 10} more" if len(index.links) > 10 else ""
         out.append(f"{len(index.links)} symbolic links were reported (path and target text), "
                    f"never followed or read: {shown}{more}.")
-    if "TypeScript/JavaScript" not in assessed_languages(index.agent):
+    if getattr(index, "ts", None) and "TypeScript/JavaScript" not in assessed_languages(index.agent):
+        # only where there is TypeScript to speak of: the scored path here is Python
         out.append("TypeScript/JavaScript is parsed into the index (manifests, settings, facts) but "
-                   "the agent model and the criteria assess Python only.")
+                   "the scored path is Python, so the criteria assess its Python.")
     return out
