@@ -211,7 +211,7 @@ class Defaults:
                 if op == "and":
                     return False if False in parts else (True if all(p is True for p in parts) else None)
                 return True if True in parts else (False if all(p is False for p in parts) else None)
-        if cond.startswith("(") and cond.endswith(")") and _balanced(cond[1:-1]):
+        if cond.startswith("(") and cond.endswith(")") and balanced(cond[1:-1]):
             return self.truth(facts, func, cond[1:-1])
         negate = cond.startswith("not ")
         body = cond[4:].strip() if negate else cond
@@ -355,7 +355,12 @@ _NONE_CHECK = re.compile(r"\bis\s+(?:not\s+)?None\b")
 
 def _split_bool(cond: str, op: str) -> list[str]:
     """COND split at top-level ` and `/` or ` (outside parentheses and strings)."""
-    token = f" {op} "
+    return split_top_level(cond, f" {op} ")
+
+
+def split_top_level(cond: str, token: str, quotes: str = "\"'") -> list[str]:
+    """COND split at each TOKEN outside parentheses, brackets and strings (QUOTES open one);
+    shared by the Python and TypeScript condition readers."""
     if token not in cond:  # the common case: nothing to split (same result as the scan)
         cond = cond.strip()
         return [cond] if cond else []
@@ -365,7 +370,7 @@ def _split_bool(cond: str, op: str) -> list[str]:
         if quote:
             if ch == quote:
                 quote = ""
-        elif ch in "\"'":
+        elif ch in quotes:
             quote = ch
         elif ch in "([{":
             depth += 1
@@ -381,7 +386,8 @@ def _split_bool(cond: str, op: str) -> list[str]:
     return [p for p in out if p]
 
 
-def _balanced(text: str) -> bool:
+def balanced(text: str) -> bool:
+    """Whether TEXT's parentheses close in order (shared with the TypeScript reader)."""
     depth = 0
     for ch in text:
         depth += ch == "("

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from ..index.pyfacts import Block, PyFacts
-from .defaults import _SETTING_NAME, _UNKNOWN, Guard
+from .defaults import _SETTING_NAME, _UNKNOWN, Guard, balanced, split_top_level
 
 _SWITCHES = (  # (stem, pattern on the lower-cased name without separators)
     ("autoapprove", re.compile(r"autoapprov|autoaccept|autorun|autoexecut|alwaysapprove|"
@@ -223,10 +223,10 @@ class TsDefaults:
 
     def _truth(self, facts: PyFacts, func: str | None, cond: str):
         cond = " ".join(cond.split())
-        while cond.startswith("(") and cond.endswith(")") and _balanced(cond[1:-1]):
+        while cond.startswith("(") and cond.endswith(")") and balanced(cond[1:-1]):
             cond = cond[1:-1].strip()
         for op in ("||", "&&"):
-            parts = _split(cond, op)
+            parts = split_top_level(cond, op, quotes="\"'`")
             if len(parts) > 1:
                 vals = [self.truth(facts, func, p) for p in parts]
                 if op == "&&":
@@ -323,41 +323,6 @@ def _is_elif_chain(chain: list[Block], i: int) -> bool:
         if o.kind in ("elif", "else") and 0 <= o.line - b.end_line <= 1:
             return True
     return False
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for ch in text:
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth < 0:
-            return False
-    return depth == 0
-
-
-def _split(cond: str, op: str) -> list[str]:
-    if op not in cond:
-        return [cond] if cond else []
-    out, depth, quote, start, i = [], 0, "", 0, 0
-    while i < len(cond):
-        ch = cond[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'`":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0 and cond.startswith(op, i):
-            out.append(cond[start:i].strip())
-            i += len(op)
-            start = i
-            continue
-        i += 1
-    out.append(cond[start:].strip())
-    return [p for p in out if p]
 
 
 def _setting_of(cond: str) -> str:
