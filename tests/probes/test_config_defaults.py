@@ -84,3 +84,24 @@ def test_topic_order_puts_limits_before_tools():
     assert topic("colour") is None
     assert topic("EXCLUDED_AGENT_ACTIONS") == "tools"  # a word between the verb and the noun
     assert topic("excluded_words") is None
+
+
+BROWSER = '''from selenium import webdriver
+
+
+def start(headless: bool):
+    options = webdriver.ChromeOptions()
+    options.add_argument("--disable-gpu")  # a flag for Chrome, not the agent's command line
+    return webdriver.Chrome(options=options)
+'''
+
+PARSER = '''def add_args(parser):
+    parser.add_argument("--max-steps", default=20)  # the parser comes from another module
+'''
+
+
+def test_cli_switches_only_on_the_programs_own_command_line(repo):
+    found = _by_setting(probe_findings(repo, {"agent/browser.py": BROWSER, "agent/args.py": PARSER},
+                                       "config.default"))
+    assert set(found) == {"--max-steps"}
+    assert found["--max-steps"].data["value"] == "20"

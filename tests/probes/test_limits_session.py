@@ -265,3 +265,54 @@ def test_result_sizes_and_clamped_limits_are_not_limits_the_model_sets(graph, tm
     found = modelled(tmp_path_factory, unclamped).findings()["limits.model_settable_schema"]
     assert with_data(found, "name") == [("pipe/tools.py", line_of(SIZE_TOOLS, '"timeout": {"type"'),
                                          "timeout")]  # max_results is a result size either way
+
+
+# ------------------------------------------- limits read out of the model's tool-call arguments
+
+DISPATCH = '''import json
+import subprocess
+
+MAX_TIMEOUT = 600
+
+
+def run_shell(call):
+    arguments = json.loads(call.function.arguments)
+    seconds = float(arguments["timeout"]) if "timeout" in arguments else 30
+    return subprocess.run(arguments["command"], shell=True, timeout=seconds)
+
+
+def run_query(params: dict):
+    wait = params.get("timeout", 60)
+    return subprocess.run(["q", params["query"]], timeout=wait)
+
+
+def build_request(params: dict, stmt):
+    params["max_tokens"] = 512  # the request the code builds, not the model's arguments
+    rows = params.get("max_results", 10)  # how much one call returns
+    loops = stmt.args.get("max_iterations", 100)  # a workflow's own statement
+    return params, rows, loops
+
+
+HANDLERS = {"shell": run_shell, "query": run_query, "build": build_request}
+'''
+
+
+def test_limits_read_from_tool_call_arguments(tmp_path_factory):
+    m = modelled(tmp_path_factory, {**LIVE, "agent/dispatch.py": DISPATCH})
+    found = m.findings()["limits.model_settable_arg"]
+    assert with_data(found, "name") == [
+        ("agent/dispatch.py", line_of(DISPATCH, 'float(arguments["timeout"])'), "timeout"),
+        ("agent/dispatch.py", line_of(DISPATCH, 'params.get("timeout", 60)'), "timeout"),
+    ]
+    assert "the model put in its tool-call arguments" in found[0].claim
+
+
+def test_argument_limits_clamped_or_in_prose_do_not_fire(tmp_path_factory):
+    clamped = DISPATCH.replace('wait = params.get("timeout", 60)',
+                               'wait = min(params.get("timeout", 60), MAX_TIMEOUT)')
+    m = modelled(tmp_path_factory, {**LIVE, "agent/dispatch.py": clamped.replace(
+        'seconds = float(arguments["timeout"]) if "timeout" in arguments else 30', "seconds = 30")})
+    assert m.findings()["limits.model_settable_arg"] == []
+    prose = {**DECOYS, "agent/notes2.py": '"""params.get("timeout", 60)"""\n# arguments["timeout"]\n',
+             "tests/test_dispatch.py": DISPATCH, "docs/d.md": 'arguments["timeout"]\n'}
+    assert modelled(tmp_path_factory, prose).findings()["limits.model_settable_arg"] == []

@@ -5,7 +5,7 @@ options count in live code. Each fires on the live agent and stays silent on nea
 from __future__ import annotations
 
 from .family import line_of
-from .modelled import at, modelled_fixtures, with_data
+from .modelled import at, modelled, modelled_fixtures, with_data
 
 LOOP = '''import json
 import logging
@@ -206,3 +206,44 @@ def test_no_record_finding_in_prose_tests_docs_examples_dead_code_or_scripts(dec
     assert {p: f[p] for p in RECORDS} == {p: [] for p in RECORDS}
     # the release-style script's dump is seen, but only as off-path evidence
     assert at(f.off_path["records.transcript"]) == [("scripts/dump_history.py", 5)]
+
+
+TYPER_CLI = '''import json
+from typing import Optional
+
+import typer
+
+app = typer.Typer()
+
+
+def write_json_file(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f)
+
+
+@app.command()
+def ask(prompt: str, json_output_file: Optional[str] = typer.Option(None, help="save the run")):
+    result = {"prompt": prompt}
+    if json_output_file:
+        write_json_file(json_output_file, result)
+
+
+@app.command()
+def chat(prompt: str, save_to: Optional[str] = typer.Option(None)):
+    if save_to:
+        print("saving is not supported yet")  # the option is read but nothing is written to it
+
+
+if __name__ == "__main__":
+    app()
+'''
+
+
+def test_output_option_and_the_branch_that_writes_it(tmp_path_factory):
+    m = modelled(tmp_path_factory, {"agent/__init__.py": "", "agent/cli.py": TYPER_CLI})
+    found = m.findings()["records.output_flag"]
+    writes = [x for x in found if x.data.get("site") == "write"]
+    assert with_data(writes, "option") == [
+        ("agent/cli.py", line_of(TYPER_CLI, "if json_output_file:"), "json_output_file")]
+    assert writes[0].location.end_line == line_of(TYPER_CLI, "write_json_file(json_output_file, result)")
+    assert {x.data["option"] for x in found} == {"json_output_file", "save_to"}  # save_to: no write

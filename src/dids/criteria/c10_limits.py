@@ -22,9 +22,14 @@ def assess(ctx: Context) -> CriterionAssessment:
     # a declared cap counts only where code applies it: in the agent loop first
     enforced = loop_caps + [x for x in _on(f["limits.enforced"])
                             if not any(x.location == y.location for y in loop_caps)]
+    # a plan cut to a budget, a run refused over a count: caps on what one run takes
+    enforced += [x for x in _on(f["limits.size_cap"]) if x.data.get("of") == "run"
+                 and not any(x.location == y.location for y in enforced)]
     timeouts = _on(f["limits.timeout"]) + _on(f["limits.exec_timeout"])
     cost, cancel = _on(f["limits.cost"]), _on(f["limits.cancel"])
-    settable = _on(f["limits.model_settable"]) + _on(f["limits.model_settable_schema"])
+    # where code reads the model's chosen limit first: that line runs the action with it
+    settable = _on(f["limits.model_settable_arg"] + f["limits.model_settable"]
+                   + f["limits.model_settable_schema"])
     cmd_timeouts = [t for t in timeouts if t.data.get("scope") in ("command", "setting")
                     or t.probe == "limits.exec_timeout"]
     live_caps = enforced

@@ -38,7 +38,8 @@ def assess(ctx: Context) -> CriterionAssessment:
     stores = _default(f["records.event_store"])
     transcripts = _default(f["records.transcript"])
     steps = _default(f["records.step"])
-    console = _default(f["records.console"])
+    # lines logged per call with what runs first: the ones a reviewer reads as the record
+    console = sorted(_default(f["records.console"]), key=lambda x: not x.data.get("per_call"))
     none = finding("records.step", "live source for per-action records (durable recorders, event "
                    "stores, transcripts, step records appended in the agent loop, tool-call logs) "
                    "→ 0 hits.", kind=Kind.search)
@@ -188,6 +189,8 @@ def _output_alternative(ctx: Context):
              if str(x.data.get("reach", "")) != "off-path"]
     if not flags:
         return None
+    # the branch that writes the file first: the option alone writes nothing
+    flags.sort(key=lambda x: x.data.get("site") != "write")
     alt = ConfigBuilder(ctx, "C9", "output-file", f"opt-in --{str(flags[0].data['option']).replace('_', '-')}",
                         opt_in=True)
     alt.set("S", 2, "The run's full record (tool calls with their arguments and results) is "

@@ -45,6 +45,7 @@ def _pools(ctx) -> dict[str, list]:
         "toolresult": _on(f["agent.tool_result"]),
         "toolset": assembly(ctx, tools),
         "toolfilter": _on(f["tools.filter"]),
+        "toolcap": [x for x in _on(f["limits.size_cap"]) if x.data.get("of") == "tools"],
         "toolbody": _in_tools(ctx, powerful, _on(f["sem.network"] + f["sem.exec"] + f["exec.spawn"])),
         "tools": powerful + [t for t in tools if t not in powerful],
         "gates": gate_state(ctx)["on"] + gate_state(ctx)["opt"],
@@ -57,8 +58,10 @@ def _pools(ctx) -> dict[str, list]:
                    + [x for x in _on(f["sem.persist"]) if str(x.data.get("reach")) == "default"],
         "traces": _on(f["records.trace"] + f["records.output_flag"] + f["audit.record"]),
         "limits": _on(f["limits.loop_cap"] + f["limits.enforced"] + f["limits.cap"]
-                      + f["limits.exec_timeout"] + f["limits.timeout"]),
-        "settable": _on(f["limits.model_settable"] + f["limits.model_settable_schema"]),
+                      + f["limits.exec_timeout"] + f["limits.timeout"])
+                  + [x for x in _on(f["limits.size_cap"]) if x.data.get("of") == "run"],
+        "settable": _on(f["limits.model_settable_arg"] + f["limits.model_settable"]
+                        + f["limits.model_settable_schema"]),
         "cancel": _on(f["limits.cancel"]),
         "config": _on(f["memory.repo_config"] + f["memory.user_config"] + f["memory.dotenv_commands"])
                   + [x for x in _on(f["sem.credential"]) if x.data.get("source") == "dotenv"],
@@ -66,12 +69,30 @@ def _pools(ctx) -> dict[str, list]:
         "spots": _on(f["untrusted.spotlight"]),
         "telemetry": _on(f["sem.telemetry"]) + [x for x in _on(f["secrets.telemetry"])],
         **{f"set:{t}": [x for x in _on(f["config.default"]) if x.data.get("topic") == t]
-           for t in ("approval", "sandbox", "tools", "network", "secrets", "telemetry", "limits",
+           for t in ("approval", "sandbox", "tools", "network", "secrets", "telemetry",
                      "extensions", "memory", "audit")},
+        "set:limits": _limit_settings(f),
         "protect": _on(f["secrets.replacement"] + f["secrets.masking"] + f["secrets.secret_type"]
                        + f["secrets.export_exclusion"] + f["secrets.masked_prompt"]
                        + f["secrets.encryption"] + f["secrets.file_mode"]),
     }
+
+
+def _limit_settings(f) -> list:
+    """Limit settings, the bounds that found caps compare with first (`MAX_LOOPS = 4` where the
+    router tests `loop_count >= MAX_LOOPS`), result sizes (`max_rows`) last: how much one call
+    returns bounds nothing of a run."""
+    from ..probes.limits import _RESULT_SIZE
+
+    bounds = {str(x.data.get("bound", "")).split(".")[-1].lower()
+              for x in _on(f["limits.loop_cap"] + f["limits.size_cap"])} - {""}
+    found = [x for x in _on(f["config.default"]) if x.data.get("topic") == "limits"]
+
+    def rank(x):
+        name = str(x.data.get("setting", "")).lstrip("-").replace("-", "_").lower()
+        return (name not in bounds, bool(_RESULT_SIZE.search(name)) or "max_tokens" in name)
+
+    return sorted(found, key=rank)
 
 
 def _in_tools(ctx, tools, found) -> list:
@@ -105,8 +126,8 @@ PLAN = {
            "D": ("creds", "config", "set:sandbox"), "B": ("envbuild", "exec", "creds")},
     "C2": {"S": ("gates", "dispatch", "set:approval", "toolcall", "loop"), "C": ("gates", "toolcall", "tools"),
            "D": ("gates", "set:approval"), "B": ("exec", "tools")},
-    "C3": {"S": ("toolcall", "toolfilter", "filters", "tools"),
-           "C": ("toolset", "toolfilter", "tools", "filters", "set:tools"),
+    "C3": {"S": ("toolcall", "toolfilter", "toolcap", "filters", "tools"),
+           "C": ("toolset", "toolfilter", "toolcap", "tools", "filters", "set:tools"),
            "D": ("toolset", "set:tools", "tools"), "B": ("toolbody", "exec", "toolcall", "tools")},
     "C4": {"S": ("exec", "filters", "set:sandbox"), "C": ("exec", "dispatch"),
            "D": ("exec", "set:sandbox"), "B": ("exec", "envbuild", "creds")},

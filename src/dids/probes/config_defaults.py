@@ -100,7 +100,7 @@ def config_defaults(index: RepoIndex):
                 default = c.args[1] if len(c.args) > 1 else c.kw("default")
                 yield finding("config.default", _claim(key, default, "environment"), facts.path,
                               c.line, c.line, setting=key, value=default, topic=t, how="environment")
-            elif _CLI.search(c.callee):
+            elif _CLI.search(c.callee) and _cli_module(facts, c.callee):
                 flags = _FLAG.findall(" ".join(c.args))
                 if not flags:
                     continue
@@ -117,3 +117,16 @@ def config_defaults(index: RepoIndex):
                 yield finding("config.default", _claim(flags[0], default, "command-line switch"),
                               facts.path, c.line, c.end_line or c.line, setting=flags[0],
                               value=default, topic=t, how="cli")
+
+
+def _cli_module(facts, callee: str) -> bool:
+    """Whether CALLEE defines a switch of this program's command line: the module imports the
+    CLI library (`options.add_argument("--disable-gpu")` on a browser driver's options is a
+    flag handed to Chrome, not a setting a user of the agent changes)."""
+    mods = {o.split(".")[0] for o in facts.imports.values()}
+    if callee.endswith("add_argument"):
+        # a parser handed in from another module (`def add_args(parser)`) is still a parser
+        recv = callee.rsplit(".", 1)[0].lower() if "." in callee else ""
+        return "argparse" in mods or not re.search(r"option|chrome|driver|browser", recv)
+    return bool(mods & {"typer", "click", "rich_click", "cyclopts", "asyncclick"})
+

@@ -301,6 +301,75 @@ def model_settable_schema(index: RepoIndex):
                       f"{m.group(1) if m else 'a limit'}.", h.path, h.line, name=m.group(1) if m else "")
 
 
+# the model's tool-call arguments, by the names dispatch code and tool bodies give them
+_ARGS = r"(?:arguments|args|tool_args|tool_arguments|params|parameters|tool_input|tool_params|inputs?)"
+_ARG_SEARCH = _ARGS + r"""\s*(\[|\.get\()\s*["'](timeout|max_|budget|time_limit)"""
+# a bare name (`stmt.args` is a workflow's own statement, not the model's call), read, not
+# assigned (`params["max_tokens"] = ...` builds a request)
+_ARG_LIMIT = re.compile(
+    r"(?:^|[^\w.])" + _ARGS + r"""\s*(?:\[\s*["'](?P<a>timeout|max_\w+|budget|time_limit|max_time)"""
+    r"""["']\s*\](?!\s*=[^=])|\.get\(\s*["'](?P<b>timeout|max_\w+|budget|time_limit|max_time)["'])""")
+
+
+@probe("limits.model_settable_arg", ("C10",), "Keep limits out of the arguments the model fills.")
+def model_settable_arg(index: RepoIndex):
+    """Where code reads a limit out of the model's tool-call arguments (`arguments['timeout']`,
+    `params.get("timeout", 60)`) and so runs the action with the bound the model chose: the line
+    a reviewer cites, beside the schema field that lets the model fill it."""
+    for h in index.live_hits([_ARG_SEARCH], globs=("*.py",)):
+        m = _ARG_LIMIT.search(h.text)
+        if m is None:
+            continue
+        name = m.group("a") or m.group("b")
+        if _RESULT_SIZE.match(name):  # how much one call returns, not how long a run is
+            continue
+        if _clamped(index.py.get(h.path), name):  # `min(timeout, MAX_TIMEOUT)`
+            continue
+        yield finding("limits.model_settable", f"The action runs with the {name} the model put "
+                      "in its tool-call arguments.", h.path, h.line, name=name, how="argument")
+
+
+_SIZE_CMP = re.compile(r"\blen\(\s*(?P<x>[\w.\[\]'\"]+)\s*\)\s*(?:>=|>)\s*(?P<b>[\w.]+)")
+# what one run takes (queued deliveries or pending tasks of a relay are not the run's actions)
+_RUN_WORD = re.compile(r"action|call|step|plan|turn|iter|request|conversation|session|agent|"
+                       r"loop|concurren|budget", re.I)
+_TOOL_SET = re.compile(r"(?:^|[._])(?:tools|functions|toolsets)$", re.I)
+
+
+@probe("limits.size_cap", ("C3", "C10"), "Bound how many tools a run holds and how many actions it takes.")
+def size_caps(index: RepoIndex):
+    """A collection the run builds compared with a bound and refused or cut when over it:
+    `if len(tools) > max_tools: raise`, `if len(plan.actions) > budget: plan.actions =
+    plan.actions[:budget]`, `if len(running) >= max_concurrent: return`. A list of tools is the
+    tool set's size (C3, `of` = "tools"); actions, calls, tasks or sessions bound the run (C10)."""
+    for facts in index.source_py():
+        for b in facts.blocks:
+            if b.kind not in ("if", "elif") or "len(" not in b.head:
+                continue
+            m = _SIZE_CMP.search(b.head)
+            if m is None:
+                continue
+            x, bound = m.group("x"), m.group("b")
+            if not (_LIMIT_WORD.search(bound) or re.fullmatch(r"[A-Z][A-Z0-9_]+", bound)):
+                continue
+            cut = any(f"{x}[:{bound}]" in index.line(facts.path, n).replace(" ", "")
+                      for n in range(b.line + 1, min(b.end_line, b.line + 6) + 1))
+            if not (cut or set(b.exits) & set("rx")):
+                continue
+            if _TOOL_SET.search(x):
+                of = "tools"
+            elif _RUN_WORD.search(x + " " + bound):
+                of = "run"
+            else:  # a message, text or result size: how much, not how many actions
+                continue
+            what = "cut to" if cut else "refused above"
+            yield finding("limits.size_cap", f"{x} is {what} {bound} "
+                          + ("(the tools one run may hold)." if of == "tools"
+                             else "(actions one run may take)."),
+                          facts.path, b.line, b.end_line if b.end_line - b.line < 4 else b.line,
+                          bound=bound, of=of, func=b.func or "")
+
+
 @probe("limits.exec_timeout", ("C10",), "Bound each action's run time.")
 def exec_timeouts(index: RepoIndex):
     """Timeouts however enforced: future.result(timeout=...), asyncio.wait_for, signal.alarm,

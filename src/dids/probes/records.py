@@ -29,6 +29,9 @@ _TOOLISH = re.compile(r"tool|command|\bcmd\b|running|executing|calling|invok|act
                       r"function call|step", re.I)
 _LOGGER = re.compile(r"^(print|logging\.(info|warning|debug|error)|(\w+\.)*(logger|log|_logger|"
                      r"LOGGER|console|_console)\.(info|warning|debug|error|log|print|rule))$")
+# a line logged per call, naming what runs (`f"Running tool {self.name}: {params}"`), not a
+# REPL's own message about a slash command
+_PER_CALL = re.compile(r"\b(running|executing|calling|invoking|tool)\b[^{}]{0,40}\{", re.I)
 _CONVO = re.compile(r"messages|history|conversation|transcript|chat|events|steps|trajectory", re.I)
 _STORE_METHOD = re.compile(r"^(add_event|append_event|record_event|log_event|save_event|"
                            r"write_event|emit|publish|record|append|log_action|record_action)$")
@@ -76,7 +79,8 @@ def console(index: RepoIndex):
         if not _TOOLISH.search(text) or not _driven(index, facts.path, c.line, 6):
             continue
         yield finding("records.console", f"{c.raw}(...) prints or logs each tool call as it "
-                      "runs (terminal only).", facts.path, c.line, c.end_line, func=c.func or "")
+                      "runs (terminal only).", facts.path, c.line, c.end_line, func=c.func or "",
+                      per_call=bool(_PER_CALL.search(text)))
 
 
 @probe("records.transcript", ("C9",), "Write the record per action, before it runs.")
@@ -152,9 +156,30 @@ def output_flag(index: RepoIndex):
                     yield finding("records.output_flag", f"Option {p.name} of {d.name} writes the "
                                   "run's record to a file when given.", facts.path, d.line,
                                   option=p.name, func=d.qualname)
+                    yield from _option_writes(facts, d, p.name)
         for c in facts.calls:
             if c.short in ("add_argument", "option") and any(
                     _OUTPUT_OPTION.search(a) for a in c.args[:2]):
                 yield finding("records.output_flag", f"{c.raw}({c.args[0][:40]}) adds an option "
                               "that writes the run's record to a file.", facts.path, c.line,
                               option=c.args[0].strip("'\"-"), func=c.func or "")
+
+
+def _option_writes(facts, d, option: str):
+    """The branch of D that writes the record when OPTION is given (`if json_output_file:
+    write_json_file(json_output_file, ...)`): where the file is actually written."""
+    ident = re.compile(rf"\b{re.escape(option)}\b")
+    calls = calls_by_func(facts).get(d.qualname, [])
+    for b in facts.blocks:
+        if b.func != d.qualname or b.kind not in ("if", "elif") or not ident.search(b.head):
+            continue
+        writer = next((c for c in calls if b.line < c.line <= b.end_line
+                       and any(ident.search(a) for a in c.args + tuple(v for _, v in c.kwargs))),
+                      None)
+        if writer is None:
+            continue
+        yield finding("records.output_flag", f"{writer.raw}(...) writes the run's record to "
+                      f"{option} when it is given.", facts.path, b.line, writer.end_line or writer.line,
+                      option=option, func=d.qualname, site="write")
+        return
+
