@@ -27,6 +27,9 @@ def connect(token: SecretStr, user: str):
 OPENAI_KEY = os.environ.get("OPENAI_API_KEY")
 GITHUB = os.environ["GITHUB_TOKEN"]
 LOG_LEVEL = os.getenv("LOG_LEVEL", "info")
+MAX_TOKENS = os.getenv("LLM_MAX_TOKENS", "4096")
+PASSWORD_RULE = os.getenv("AUTH_MIN_PASSWORD_LENGTH", "12")
+TOKEN_LIFETIME = os.getenv("EXECUTOR_TOKEN_TTL_SECONDS", "300")
 '''
 
 PROMPTS = '''import getpass
@@ -175,7 +178,7 @@ def test_env_keys_read_from_the_process_environment(live):
     assert with_data(live.findings()["secrets.env_key"], "key") == [
         ("agent/config.py", line_of(CONFIG, "OPENAI_API_KEY"), "OPENAI_API_KEY"),
         ("agent/config.py", line_of(CONFIG, "GITHUB_TOKEN"), "GITHUB_TOKEN"),
-    ]  # LOG_LEVEL is no secret
+    ]  # LOG_LEVEL is no secret, nor a token budget, a password rule or a token's lifetime
 
 
 @pytest.mark.parametrize("probe_id", SECRETS)

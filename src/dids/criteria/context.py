@@ -36,8 +36,10 @@ def _pools(ctx) -> dict[str, list]:
         "guards": _on(f["agent.guard"]),
         "envbuild": env_builds(ctx, sh.model_exec() + [p for p in sh.exec_paths if p.driven]
                                + [p for p in sh.exec_paths if not p.opt_in]),
-        "creds": _on(f["secrets.env_key"]) + [x for x in _on(f["sem.credential"]) if x.data.get("ambient")]
-                 + _on(f["identity.ambient"]),
+        # credentials the code builds clients with first, the factory most callers share
+        # first (the one every tool's client comes from); then keys read from the environment
+        "creds": _by_fan_in(ctx, [x for x in _on(f["sem.credential"]) if x.data.get("ambient")]
+                            + _on(f["identity.ambient"])) + _on(f["secrets.env_key"]),
         "loop": _on(f["agent.loop"]),
         "dispatch": _on(f["agent.dispatch"]),
         # sites doing several parts of the hand-off (parse, look up, check, run) first
@@ -76,6 +78,27 @@ def _pools(ctx) -> dict[str, list]:
                        + f["secrets.export_exclusion"] + f["secrets.masked_prompt"]
                        + f["secrets.encryption"] + f["secrets.file_mode"]),
     }
+
+
+def _by_fan_in(ctx, found) -> list:
+    """FOUND without repeated lines, those in functions more of the code calls first (stable)."""
+    model = ctx.index.agent
+    seen, out = set(), []
+    for x in found:
+        key = (x.location.path, x.location.start_line)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    if model is None:
+        return out
+    g = model.graph
+    callers = g._callers_index()
+
+    def fan_in(x) -> int:
+        nid = g.node_at(x.location.path, x.location.start_line)
+        return len({src for src, _ in callers.get(nid, ())})
+
+    return sorted(out, key=lambda x: -fan_in(x))
 
 
 def _limit_settings(f) -> list:

@@ -56,14 +56,27 @@ def _driven(index: RepoIndex, path: str, line: int, depth: int = 99) -> bool:
     return d is not None and d <= depth
 
 
+def _loop_functions(index: RepoIndex):
+    """(path, qualname) of the agent loops' own functions, or None without a session."""
+    session, _ = _session(index)
+    if session is None or not session.loops:
+        return None
+    return {(lp.path, lp.node.split("::", 1)[1]) for lp in session.loops if "::" in lp.node}
+
+
 @probe("records.step", ("C9",), "Persist each step's record, not only in memory.")
 def steps(index: RepoIndex):
     """Structured records appended per step in the agent loop or the functions it calls."""
+    loops = _loop_functions(index)
     for facts, c in index.calls_named(_APPEND):
         recv = c.raw.rsplit(".", 1)[0] if "." in c.raw else ""
         if not recv or not _RECORD_LIST.search(recv) or not c.args:
             continue
         if not _driven(index, facts.path, c.line, 4):
+            continue
+        # a local list outside the agent loop is a copy being shaped (messages formatted,
+        # history compacted for the next prompt), not the run's record
+        if "." not in recv and loops is not None and (facts.path, c.func) not in loops:
             continue
         yield finding("records.step", f"{c.raw}(...) appends each step's record to "
                       f"{recv} (held in memory).", facts.path, c.line, c.end_line,

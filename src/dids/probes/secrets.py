@@ -208,11 +208,17 @@ def replacement(index: RepoIndex):
 _ENV_READ = r"""(environ\.get|getenv|environ\[)\(?\s*["'](\w*(API_?KEY|TOKEN|SECRET|PASSWORD|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)\w*)["']"""
 
 
+# names about a key that are not the key: a token budget, a password rule, a lifetime, where a
+# secret lives (`LLM_MAX_TOKENS`, `AUTH_MIN_PASSWORD_LENGTH`, `TOKEN_TTL_SECONDS`, `API_KEY__ARN`)
+_NOT_SECRET = re.compile(r"(^|_)(MAX|MIN)_|TOKENS|_(LENGTH|TTL|SECONDS|ARN|LIMIT|ENABLED|HEADER|URL|"
+                         r"NAME)$|_TTL_", re.I)
+
+
 @probe("secrets.env_key", ("C1", "C8"), "Hand the agent scoped credentials instead of the environment's.")
 def env_keys(index: RepoIndex):
     """Long-lived keys read from the process environment (API keys, tokens, passwords)."""
     for h in index.live_hits([_ENV_READ], globs=("*.py",)):
         m = re.search(_ENV_READ, h.text)
-        if m:
+        if m and not _NOT_SECRET.search(m.group(2)):
             yield finding("secrets.env_key", f"{m.group(2)} is read from the process environment.",
                           h.path, h.line, key=m.group(2))
