@@ -8,6 +8,8 @@ Every added citation is a finding with its own claim, true of its line; it never
 
 from __future__ import annotations
 
+import re
+
 from ..models import CriterionAssessment, Evidence
 from .facts import gate_state, shared
 
@@ -200,6 +202,11 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
                     named = f"{cfg.name} {cfg.label}".lower()
                     items = sorted(items, key=lambda g: str(g.data.get("setting", "")).lower()
                                    not in named)[:4]
+                elif pool.startswith("set:"):
+                    # the switch the cited code reads first (`enable_browsing` where the tool
+                    # set is assembled), then the topic's other settings
+                    near = _names_read(ctx, {(e.path, e.start_line) for e in ev} | shown)
+                    items = sorted(items, key=lambda x: _setting_word(x) not in near)
                 for x in items:
                     if len(ev) >= _LIMIT:
                         break
@@ -214,3 +221,40 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
             dims[d] = dim.model_copy(update={"evidence": tuple(ev)})
         configs.append(cfg.model_copy(update={"dims": dims}))
     return a.model_copy(update={"configurations": tuple(configs)})
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _setting_word(x) -> str:
+    return str(x.data.get("setting", "")).lstrip("-").replace("-", "_").lower()
+
+
+def _names_read(ctx, cited) -> set[str]:
+    """Identifiers (lower-cased) in the functions that hold the CITED (path, line)s: the
+    settings a criterion's cited code reads. Each function is read once per run."""
+    memo = ctx.__dict__.setdefault("_names_memo", {})
+    out: set[str] = set()
+    for key in cited:
+        if not key[0] or not key[1]:
+            continue
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _function_names(ctx.index, *key)
+        out |= got
+    return out
+
+
+def _function_names(index, path: str, line: int) -> frozenset:
+    facts = index.py.get(path)
+    if facts is None:
+        return frozenset()
+    spans = [(d.line, d.end_line) for d in facts.defs if d.line <= line <= d.end_line]
+    if not spans:
+        return frozenset()
+    start, end = min(spans, key=lambda s: s[1] - s[0])
+    names = set()
+    for n in range(start, min(end, start + 300) + 1):
+        names.update(w.lower() for w in _IDENT.findall(index.line(path, n)))
+    return frozenset(names)
+
