@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .family import family_fixtures, index_findings, line_of, located, near_miss_tests
+from .helpers import probe_findings
 
 MCP = '''import os
 
@@ -185,3 +186,54 @@ def test_loader_fires_on_dynamic_import_and_pythonpath(live):
         ("agent/plugins.py", line_of(PLUGINS, "importlib.import_module(name)"), "import"),
         ("agent/plugins.py", line_of(PLUGINS, 'env["PYTHONPATH"]'), "pythonpath"),
     ]  # importlib.import_module("json") names a fixed module
+
+
+LOADERS = '''import json
+import os
+
+import yaml
+
+
+def load_toolsets_from_file(path: str):
+    with open(path) as f:
+        return yaml.safe_load(f)["toolsets"]
+
+
+def _load_toolsets_from_paths(paths: list[str]):
+    return [t for p in paths for t in load_toolsets_from_file(p)]
+
+
+def import_skills(skills_dir: str):
+    return [name for _, _, names in os.walk(skills_dir) for name in names]
+
+
+def load_tools():
+    return {"shell": "run_shell"}  # built in code: no file is read
+
+
+def get_profile(name: str, profiles: dict):
+    return profiles[name]  # a lookup, not a file
+
+
+def load_settings(path: str):
+    return json.load(open(path))  # settings, not tool or profile definitions
+
+
+def setup(paths: list[str]):
+    return _load_toolsets_from_paths(paths), import_skills("skills"), load_tools(), load_settings("s")
+'''
+
+
+def test_definition_loaders_read_what_the_agent_runs_with(repo):
+    found = probe_findings(repo, {"agent/loaders.py": LOADERS}, "ext.definition_loader")
+    assert [(f.data["func"], f.data["what"]) for f in found] == [
+        ("load_toolsets_from_file", "toolsets"), ("_load_toolsets_from_paths", "toolsets"),
+        ("import_skills", "skills")]
+    assert f"(open(...) at line {line_of(LOADERS, 'with open(path)')})" in found[0].claim
+    assert "through load_toolsets_from_file(...)" in found[1].claim
+
+
+def test_definition_loaders_in_tests_docs_and_examples_do_not_fire(repo):
+    found = probe_findings(repo, {"tests/test_loaders.py": LOADERS, "examples/loaders.py": LOADERS,
+                                  "docs/loaders.md": LOADERS}, "ext.definition_loader")
+    assert found == []

@@ -68,8 +68,10 @@ def _pools(ctx) -> dict[str, list]:
                         + f["limits.model_settable_schema"]),
         "cancel": _on(f["limits.cancel"]),
         "config": _on(f["memory.repo_config"] + f["memory.user_config"] + f["memory.dotenv_commands"])
-                  + [x for x in _on(f["sem.credential"]) if x.data.get("source") == "dotenv"],
-        "ext": _on(f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]),
+                  + [x for x in _on(f["sem.credential"]) if x.data.get("source") == "dotenv"]
+                  + _on(f["ext.definition_loader"]),
+        "ext": _on(f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]
+                   + f["ext.definition_loader"]),
         "spots": _on(f["untrusted.spotlight"]),
         "telemetry": _on(f["sem.telemetry"]) + [x for x in _on(f["secrets.telemetry"])],
         **{f"set:{t}": [x for x in _on(f["config.default"]) if x.data.get("topic") == t]

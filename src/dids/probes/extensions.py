@@ -121,3 +121,49 @@ def _own_package(index: RepoIndex, facts, arg: str) -> bool:
         return False
     r = model.graph._resolver
     return bool(r is not None and r._dynamic_import_prefix(facts.path, facts, arg.strip()))
+
+
+# a function that reads definitions the agent then runs with: tool sets, plugins, skills,
+# profiles, sub-agent or server declarations (named for what it loads)
+_DEF_LOADER = re.compile(r"^_*(load|import|read|discover|scan|collect|fetch|get|parse)_\w*?(toolsets?|tools|"
+                         r"plugins?|skills?|profiles?|microagents?|agents|extensions?|servers|"
+                         r"mcp_\w*|hooks|rules|instructions)(_from_\w+)?$", re.I)
+_FILE_READ = re.compile(r"(^|\.)(open|read_text|read_bytes|safe_load|load|glob|rglob|iglob|listdir|"
+                        r"scandir|walk|iterdir)$")
+
+
+@probe("ext.definition_loader", ("C6", "C7"),
+       "Load tool, plugin and profile definitions only from places the user controls.")
+def definition_loader(index: RepoIndex):
+    """Functions that read tool sets, plugins, skills, profiles or server declarations from
+    files or directories (their body opens, globs, lists or parses a file): where definitions
+    the agent runs with come from. Named for what they load and checked for what they do."""
+    from ..index.pyfacts import calls_by_func
+
+    found, readers, callers = [], set(), []
+    for facts in index.source_py():
+        by = None
+        for d in facts.defs:
+            m = _DEF_LOADER.match(d.name)
+            if m is None:
+                continue
+            if by is None:
+                by = calls_by_func(facts)
+            calls = by.get(d.qualname, [])
+            reads = [c for c in calls if _FILE_READ.search(c.callee or c.raw)]
+            if reads:
+                readers.add(d.name)
+                found.append((facts, d, m, f"{reads[0].raw}(...) at line {reads[0].line}"))
+            else:
+                callers.append((facts, d, m, calls))
+    # one level up: a loader that hands the reading to one of those (`_load_toolsets_from_paths`
+    # calling `load_toolsets_from_file` for each configured path)
+    for facts, d, m, calls in callers:
+        via = next((c for c in calls if c.short in readers), None)
+        if via is not None:
+            found.append((facts, d, m, f"through {via.short}(...) at line {via.line}"))
+    for facts, d, m, how in sorted(found, key=lambda t: (t[0].path, t[1].line)):
+        what = m.group(2).lower().replace("_", " ")
+        yield finding("ext.definition_loader", f"{d.name} reads {what} definitions from files "
+                      f"({how}).", facts.path, d.line, min(d.end_line, d.line + 40),
+                      func=d.qualname, what=what)
