@@ -73,6 +73,7 @@ def _pools(ctx) -> dict[str, list]:
         "ext": _on(f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]
                    + f["ext.definition_loader"]),
         "spots": _on(f["untrusted.spotlight"]),
+        "pasted": _on(f["untrusted.prompt_paste"]),
         "telemetry": _on(f["sem.telemetry"]) + [x for x in _on(f["secrets.telemetry"])],
         **{f"set:{t}": [x for x in _on(f["config.default"]) if x.data.get("topic") == t]
            for t in ("approval", "sandbox", "tools", "network", "secrets", "telemetry",
@@ -158,7 +159,8 @@ PLAN = {
            "D": ("toolset", "set:tools", "tools"), "B": ("toolbody", "exec", "toolcall", "tools")},
     "C4": {"S": ("exec", "filters", "set:sandbox"), "C": ("exec", "dispatch"),
            "D": ("exec", "set:sandbox"), "B": ("exec", "envbuild", "creds")},
-    "C5": {"S": ("gates", "spots", "toolresult"), "C": ("spots", "toolresult", "toolcall", "tools"), "D": ("gates", "spots", "set:approval"),
+    "C5": {"S": ("gates", "spots", "pasted", "toolresult"),
+           "C": ("spots", "pasted", "toolresult", "toolcall", "tools"), "D": ("gates", "spots", "set:approval"),
            "B": ("tools", "exec", "creds", "set:network")},
     "C6": {"S": ("memory", "config"), "C": ("config", "history"), "D": ("config", "set:memory"),
            "B": ("memory", "history", "config", "exec")},

@@ -72,3 +72,43 @@ def sources(index: RepoIndex):
            r"\b(conversations_history|conversations_replies|get_messages|fetch_emails|imap\w*\.fetch)\b"]
     yield from line_findings(index, "untrusted.source", pat,
                              "Content written by others enters here.", ignore_case=True)
+
+
+_PROMPT_NAME = re.compile(r"(^|_)(prompt|instructions?|system_message|user_message|query)s?$", re.I)
+# words of a placeholder's name that say it holds what others wrote (`alert_text`, `page.content`)
+_OUTSIDE = frozenset("""result results output content text data page file observation response doc
+document body log logs message messages html payload email input alert issue ticket event events
+problem comment comments title diff transcript""".split())
+
+
+def _outside(expr: str) -> str | None:
+    """The name of a placeholder that holds outside content, or None (`{database_directive}`,
+    `{", ".join(SOURCES)}` are the agent's own text)."""
+    name = re.match(r"\s*([A-Za-z_][\w.]*)", expr)
+    if name is None:
+        return None
+    words = re.split(r"[._]", name.group(1).lower())
+    return name.group(1) if _OUTSIDE & set(words) else None
+
+
+@probe("untrusted.prompt_paste", ("C5",), "Delimit and label untrusted content before the model sees it.")
+def prompt_paste(index: RepoIndex):
+    """Prompts built as one f-string that pastes outside content in (`prompt = f\"\"\"...
+    {alert_text}...\"\"\"`) with no tag around it: what the model reads as instructions and as
+    data is not told apart. A placeholder wrapped in a data tag is spotlighting (above)."""
+    for facts in index.source_py():
+        for a in facts.assigns:
+            v = a.value or ""
+            if not v.startswith(('f"""', "f'''")) or not _PROMPT_NAME.search(a.target.split(".")[-1]):
+                continue
+            # facts keep the first 400 characters of a value: the whole literal from the source
+            v = "\n".join(index.line(facts.path, n)
+                          for n in range(a.line, min(a.end_line, a.line + 200) + 1))
+            inner = re.findall(r"(?<!\{)\{([^{}]+)\}(?!\})", v)
+            pasted = [n for n in map(_outside, inner) if n]
+            if not pasted or re.search(_WRAP, "f'" + " ".join(v.split()) + "'"):
+                continue
+            shown = ", ".join(list(dict.fromkeys(pasted))[:3])
+            yield finding("untrusted.prompt_paste", f"{a.target} pastes {shown} into the "
+                          "model's prompt as plain text (no delimiter marks it as data).",
+                          facts.path, a.line, min(a.end_line, a.line + 40), func=a.scope)
