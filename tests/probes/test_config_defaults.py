@@ -105,3 +105,21 @@ def test_cli_switches_only_on_the_programs_own_command_line(repo):
                                        "config.default"))
     assert set(found) == {"--max-steps"}
     assert found["--max-steps"].data["value"] == "20"
+
+
+CTOR = '''class Llm:
+    def __init__(self, model: str):
+        self.model = model
+        self.max_budget = None
+        self.colour = "blue"
+
+    def reset(self):
+        self.max_budget = 10  # set later, not where the object is built
+'''
+
+
+def test_constructor_attributes_with_literal_starting_values(repo):
+    found = probe_findings(repo, {"agent/llm.py": CTOR}, "config.default")
+    assert [(f.data["setting"], f.data["value"], f.location.start_line) for f in found] == [
+        ("max_budget", "None", CTOR.splitlines().index("        self.max_budget = None") + 1)]
+    assert found[0].claim == "Attribute max_budget of Llm starts as None when the object is built."

@@ -294,9 +294,15 @@ def test_tool_lists_filtered_against_named_sets(tmp_path_factory):
         "bot/__main__.py": "from bot.filters import agent_actions, seeds, words\n\n"
                            "agent_actions([]), seeds([], []), words('', set())\n",
         "tests/test_filters.py": FILTERS})
-    found = m.findings()["tools.filter"]
+    all_found = m.findings()["tools.filter"]
+    found = [f for f in all_found if f.data.get("site") != "set"]
     assert [(f.location.path, f.location.start_line, f.data["against"]) for f in found] == [
         ("bot/filters.py", line_of(FILTERS, "included_actions ="), "EXCLUDED_AGENT_ACTIONS"),
         ("bot/filters.py", line_of(FILTERS, "allowed = "), "available_action_names")]
     assert found[0].claim == "included_actions drops those named in EXCLUDED_AGENT_ACTIONS here."
     # a stop-word filter is not about tools; the test copy is not live code
+    # the named constant is cited where it is defined; a parameter (available_action_names) is not
+    sets = [f for f in all_found if f.data.get("site") == "set"]
+    assert [(f.location.start_line, f.claim) for f in sets] == [
+        (1, "EXCLUDED_AGENT_ACTIONS lists the tools or actions the filter at line "
+            f"{line_of(FILTERS, 'included_actions =')} drops.")]

@@ -48,7 +48,8 @@ def _pools(ctx) -> dict[str, list]:
         "toolcall": sorted(_on(f["agent.tool_call"]), key=lambda x: int(x.data.get("signals", 0)) < 3),
         "toolresult": _on(f["agent.tool_result"]),
         "toolset": assembly(ctx, tools),
-        "toolfilter": _on(f["tools.filter"]),
+        # each filter before the named set it tests against
+        "toolfilter": sorted(_on(f["tools.filter"]), key=lambda x: x.data.get("site") == "set"),
         "toolcap": [x for x in _on(f["limits.size_cap"]) if x.data.get("of") == "tools"],
         "toolbody": _in_tools(ctx, powerful, _on(f["sem.network"] + f["sem.exec"] + f["exec.spawn"])),
         "tools": powerful + [t for t in tools if t not in powerful],

@@ -81,6 +81,19 @@ def config_defaults(index: RepoIndex):
             elif a.scope_kind == "module" and re.match(r"^[A-Z][A-Z0-9_]{2,}$", a.target):
                 shown = value if _LITERAL.match(value) else None
                 how = "module constant"
+            elif a.scope_kind == "function" and a.scope.endswith(".__init__") and \
+                    re.match(r"^self\.[a-z]\w*$", a.target):
+                # `self.max_budget = None` where the object is built: the value it runs with
+                # unless someone sets the attribute
+                shown = value if _LITERAL.match(value) else None
+                how = "constructor"
+                if shown is not None and (t := topic(a.target[5:])):
+                    yield finding("config.default", f"Attribute {a.target[5:]} of "
+                                  f"{a.scope.rsplit('.', 1)[0].rsplit('.', 1)[-1]} starts as "
+                                  f"{' '.join(shown.split())[:60]} when the object is built.",
+                                  facts.path, a.line, a.line, setting=a.target[5:], value=shown,
+                                  topic=t, how=how)
+                continue
             else:
                 continue
             if shown is None:

@@ -228,3 +228,28 @@ def tool_filters(index: RepoIndex):
             how = "drops those named in" if m.group(2).lower().startswith("not") else "keeps only those in"
             yield finding("tools.filter", f"{a.target} {how} {m.group(3)} here.", facts.path,
                           a.line, a.end_line, against=m.group(3))
+            named = _named_set(index, facts, m.group(3))
+            if named is not None:
+                path, d = named
+                where = f"line {a.line}" if path == facts.path else f"{facts.path}:{a.line}"
+                yield finding("tools.filter", f"{d.target} lists the tools or actions the filter at "
+                              f"{where} {'drops' if how.startswith('drops') else 'keeps'}.", path, d.line,
+                              min(d.end_line, d.line + 20), against=m.group(3), site="set")
+
+
+def _named_set(index: RepoIndex, facts, name: str):
+    """(path, Assign) of the module constant a filter tests against (`EXCLUDED_ACTIONS =
+    frozenset({...})`): in the filtering module, else the one module that defines it."""
+    last = name.rsplit(".", 1)[-1]
+    if not re.fullmatch(r"[A-Z][A-Z0-9_]+", last):
+        return None
+
+    def defined(f):
+        return next((a for a in f.assigns if a.scope_kind == "module" and a.target == last), None)
+
+    here = defined(facts)
+    if here is not None:
+        return facts.path, here
+    got = [(f.path, d) for f in index.source_py() if (d := defined(f)) is not None]
+    return got[0] if len(got) == 1 else None
+
