@@ -91,3 +91,9 @@ def test_credential_factories_most_code_calls_come_first(tmp_path_factory):
     assert [x.claim for x in _by_fan_in(ctx, [once, factory, once])] == [
         "boto3.client(...) in make_client.", "boto3.client(...) in once."]
     # make_client has two callers, once() one; the repeated line is cited once
+
+
+def test_one_of_each_kind_before_a_second_of_any():
+    from dids.criteria.context import _round_robin
+
+    assert _round_robin([[1, 2, 3], [], ["a"], ["x", "y"]]) == [1, "a", "x", 2, "y", 3]

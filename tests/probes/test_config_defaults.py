@@ -123,3 +123,26 @@ def test_constructor_attributes_with_literal_starting_values(repo):
     assert [(f.data["setting"], f.data["value"], f.location.start_line) for f in found] == [
         ("max_budget", "None", CTOR.splitlines().index("        self.max_budget = None") + 1)]
     assert found[0].claim == "Attribute max_budget of Llm starts as None when the object is built."
+
+
+SWITCHES = '''from pydantic import BaseModel
+
+
+class StrictConfigModel(BaseModel):
+    pass
+
+
+class MaskingPolicy(StrictConfigModel):
+    enabled: bool = False
+
+
+class Colours(StrictConfigModel):
+    enabled: bool = True  # the class name is about nothing the criteria judge
+'''
+
+
+def test_a_bare_switch_takes_its_topic_from_its_class(repo):
+    found = probe_findings(repo, {"agent/policy.py": SWITCHES}, "config.default")
+    assert [(f.data["setting"], f.data["topic"], f.data["value"]) for f in found] == [
+        ("enabled", "secrets", "False")]
+    assert found[0].claim.startswith("Setting MaskingPolicy.enabled defaults to False")

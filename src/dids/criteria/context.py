@@ -75,15 +75,38 @@ def _pools(ctx) -> dict[str, list]:
                    + f["ext.definition_loader"]),
         "spots": _on(f["untrusted.spotlight"]),
         "pasted": _on(f["untrusted.prompt_paste"]),
-        "telemetry": _on(f["sem.telemetry"]) + [x for x in _on(f["secrets.telemetry"])],
+        # one line per sender first: six decorated functions of one tracer are one fact
+        "telemetry": _first_per(_on(f["sem.telemetry"]) + _on(f["secrets.telemetry"]),
+                                lambda x: (x.probe, str(x.data.get("sender") or x.data.get("row")
+                                                        or x.claim.split("(")[0]))),
         **{f"set:{t}": [x for x in _on(f["config.default"]) if x.data.get("topic") == t]
            for t in ("approval", "sandbox", "tools", "network", "secrets", "telemetry",
                      "extensions", "memory", "audit")},
         "set:limits": _limit_settings(f),
-        "protect": _on(f["secrets.replacement"] + f["secrets.masking"] + f["secrets.secret_type"]
-                       + f["secrets.export_exclusion"] + f["secrets.masked_prompt"]
-                       + f["secrets.encryption"] + f["secrets.file_mode"]),
+        # one of each kind of protection before a second of any (forty secret-typed fields
+        # would otherwise hide the one encryption call)
+        "protect": _round_robin([_on(f[p]) for p in (
+            "secrets.replacement", "secrets.masking", "secrets.encryption", "secrets.file_mode",
+            "secrets.export_exclusion", "secrets.masked_prompt", "secrets.secret_type")]),
     }
+
+
+def _first_per(found: list, key) -> list:
+    """FOUND with the first of each KEY first, the repeats after them (order kept in each)."""
+    seen, first, rest = set(), [], []
+    for x in found:
+        k = key(x)
+        (rest if k in seen else first).append(x)
+        seen.add(k)
+    return first + rest
+
+
+def _round_robin(groups: list[list]) -> list:
+    """The first of each group, then the second of each, and so on."""
+    out = []
+    for i in range(max((len(g) for g in groups), default=0)):
+        out.extend(g[i] for g in groups if i < len(g))
+    return out
 
 
 def _by_fan_in(ctx, found) -> list:
@@ -167,7 +190,7 @@ PLAN = {
            "B": ("memory", "history", "config", "exec")},
     "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config", "set:extensions"), "B": ("ext", "exec")},
     "C8": {"S": ("protect", "set:secrets"), "C": ("protect", "exec"),
-           "D": ("telemetry", "protect", "set:telemetry", "set:secrets"),
+           "D": ("set:secrets", "telemetry", "protect", "set:telemetry"),
            "B": ("envbuild", "creds", "exec")},
     "C9": {"S": ("records", "loop", "traces"), "C": ("records", "loop", "traces"),
            "D": ("records", "traces", "set:audit"), "B": ("records", "traces")},

@@ -35,8 +35,9 @@ TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((t, re.compile(p, re.I))
     ("audit", r"audit|log_(level|file|dir)|trac(e|ing)_|langsmith|langfuse|record_|save_(history|"
               r"conversation|trajectory)"),
 ))
+_SWITCH = re.compile(r"^(enabled?|disabled?|active|on|mode|level|strict)$")
 _CONFIG_CLASS = re.compile(r"(Config|Settings|Options|Preferences|Profile|Flags|Session|Args)$")
-_CONFIG_BASE = re.compile(r"(BaseSettings|BaseModel|BaseConfig|Config|Settings)$")
+_CONFIG_BASE = re.compile(r"(BaseSettings|BaseModel|BaseConfig|Config|Settings|ConfigModel|SettingsModel)$")
 _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*(?:\s*\*\s*\d[\d_.]*)*|True|False|None|["'][^"'\n]{0,80}["'])$""")
 _FIELD = re.compile(r"^(?:\w+\.)?Field\((?:\s*default\s*=\s*)?(-?\d[\d_.]*|True|False|None|"
                     r"\"[^\"\n]{0,80}\"|'[^'\n]{0,80}')")
@@ -99,8 +100,13 @@ def config_defaults(index: RepoIndex):
             if shown is None:
                 continue
             t = topic(a.target)
+            name = a.target
+            if not t and how == "config field" and _SWITCH.match(a.target):
+                # `class MaskingPolicy: enabled: bool = False`: the class says what it switches
+                cls = a.scope.rsplit(".", 1)[-1]
+                t, name = topic(cls), f"{cls}.{a.target}"
             if t:
-                yield finding("config.default", _claim(a.target, shown, how), facts.path, a.line,
+                yield finding("config.default", _claim(name, shown, how), facts.path, a.line,
                               a.line, setting=a.target, value=shown, topic=t, how=how)
         for c in facts.calls:
             if _GETENV.search(c.callee) and c.args:
