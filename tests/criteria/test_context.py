@@ -97,3 +97,11 @@ def test_one_of_each_kind_before_a_second_of_any():
     from dids.criteria.context import _round_robin
 
     assert _round_robin([[1, 2, 3], [], ["a"], ["x", "y"]]) == [1, "a", "x", 2, "y", 3]
+
+
+def test_first_of_each_key_before_the_repeats():
+    from dids.criteria.context import _first_per
+
+    found = ["a.py:1", "a.py:2", "b.py:1", "a.py:3", "c.py:9", "b.py:2"]
+    assert _first_per(found, lambda x: x.split(":")[0]) == [
+        "a.py:1", "b.py:1", "c.py:9", "a.py:2", "a.py:3", "b.py:2"]

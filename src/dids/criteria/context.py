@@ -68,9 +68,14 @@ def _pools(ctx) -> dict[str, list]:
         "settable": _on(f["limits.model_settable_arg"] + f["limits.model_settable"]
                         + f["limits.model_settable_schema"]),
         "cancel": _on(f["limits.cancel"]),
-        "config": _on(f["memory.repo_config"] + f["memory.user_config"] + f["memory.dotenv_commands"])
-                  + [x for x in _on(f["sem.credential"]) if x.data.get("source") == "dotenv"]
-                  + _on(f["ext.definition_loader"]),
+        # one line per file and kind first (a profile folder read on four lines is one fact);
+        # profile or plugin code the agent runs in-process is configuration that executes
+        "config": _first_per(_on(f["memory.repo_config"] + f["memory.user_config"]
+                                 + f["memory.dotenv_commands"])
+                             + [x for x in _on(f["sem.credential"]) if x.data.get("source") == "dotenv"]
+                             + [x for x in _on(f["ext.loader"]) if x.data.get("how") == "exec"]
+                             + _on(f["ext.definition_loader"]),
+                             lambda x: (x.probe, x.location.path)),
         "ext": _on(f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]
                    + f["ext.definition_loader"]),
         "spots": _on(f["untrusted.spotlight"]),
@@ -205,7 +210,11 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
         return a
     pools = getattr(ctx, "_pools", None)
     if pools is None:
-        pools = ctx._pools = _pools(ctx)
+        # in every pool one fact per file and kind first (forty keys read in one catalogue, six
+        # appends in one loop), the repeats after them; settings keep their own order
+        pools = ctx._pools = {name: items if name.startswith("set:") else
+                              _first_per(items, lambda x: (x.probe, x.location.path))
+                              for name, items in _pools(ctx).items()}
     configs = []
     for cfg in a.configurations:
         dims = {}
