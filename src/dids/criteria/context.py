@@ -210,10 +210,11 @@ def augment(ctx, a: CriterionAssessment) -> CriterionAssessment:
         return a
     pools = getattr(ctx, "_pools", None)
     if pools is None:
-        # in every pool one fact per file and kind first (forty keys read in one catalogue, six
-        # appends in one loop), the repeats after them; settings keep their own order
+        # in every pool one fact per function, file and kind first (forty keys read in one
+        # catalogue, six appends in one loop), the repeats after them; settings keep their order
         pools = ctx._pools = {name: items if name.startswith("set:") else
-                              _first_per(items, lambda x: (x.probe, x.location.path))
+                              _first_per(items, lambda x: (x.probe, x.location.path,
+                                                           str(x.data.get("func", ""))))
                               for name, items in _pools(ctx).items()}
     configs = []
     for cfg in a.configurations:
