@@ -105,3 +105,14 @@ def test_first_of_each_key_before_the_repeats():
     found = ["a.py:1", "a.py:2", "b.py:1", "a.py:3", "c.py:9", "b.py:2"]
     assert _first_per(found, lambda x: x.split(":")[0]) == [
         "a.py:1", "b.py:1", "c.py:9", "a.py:2", "a.py:3", "b.py:2"]
+
+
+def test_guards_are_grouped_by_the_topic_of_the_setting_they_test():
+    from dids.criteria.context import _guards_by_topic
+
+    guards = [finding("agent.guard", f"Branch on {s}.", "bot/agent.py", n, setting=s)
+              for n, s in ((3, "executor_type"), (5, "confirmation_mode"), (7, "colour"))]
+    got = _guards_by_topic(guards)
+    assert [g.data["setting"] for g in got["guard:sandbox"]] == ["executor_type"]
+    assert [g.data["setting"] for g in got["guard:approval"]] == ["confirmation_mode"]
+    assert sum(len(v) for v in got.values()) == 2  # colour is about nothing a criterion judges

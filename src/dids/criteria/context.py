@@ -36,6 +36,9 @@ def _pools(ctx) -> dict[str, list]:
         "exec": [p.finding for p in sh.model_exec()] + _on(f["agent.executor"])
                 + [p.finding for p in sh.default_sandboxes],
         "guards": _on(f["agent.guard"]),
+        # branches on the scored path that test a setting of one topic (`if self.executor_type
+        # == "local"`, `if self.state.confirmation_mode`): where that setting takes effect
+        **_guards_by_topic(_on(f["agent.guard"])),
         "envbuild": env_builds(ctx, sh.model_exec() + [p for p in sh.exec_paths if p.driven]
                                + [p for p in sh.exec_paths if not p.opt_in]),
         # credentials the code builds clients with first, the factory most callers share
@@ -94,6 +97,21 @@ def _pools(ctx) -> dict[str, list]:
             "secrets.replacement", "secrets.masking", "secrets.encryption", "secrets.file_mode",
             "secrets.export_exclusion", "secrets.masked_prompt", "secrets.secret_type")]),
     }
+
+
+_GUARD_TOPICS = ("approval", "sandbox", "tools", "network", "secrets", "telemetry", "limits",
+                 "extensions", "memory", "audit")
+
+
+def _guards_by_topic(guards: list) -> dict[str, list]:
+    from ..probes.config_defaults import topic
+
+    out: dict[str, list] = {f"guard:{t}": [] for t in _GUARD_TOPICS}
+    for g in guards:
+        t = topic(str(g.data.get("setting", "")))
+        if t in _GUARD_TOPICS:
+            out[f"guard:{t}"].append(g)
+    return out
 
 
 def _first_per(found: list, key) -> list:
@@ -179,26 +197,31 @@ def _in_tools(ctx, tools, found) -> list:
 # per criterion and dimension: the pools whose facts follow the assessor's own evidence
 # (`set:<topic>`: where the shipped default of a setting on that topic is defined)
 PLAN = {
-    "C1": {"S": ("creds", "exec"), "C": ("exec", "envbuild", "creds"),
+    "C1": {"S": ("creds", "exec", "guard:sandbox"), "C": ("exec", "envbuild", "creds"),
            "D": ("creds", "config", "set:sandbox"), "B": ("envbuild", "exec", "creds")},
-    "C2": {"S": ("gates", "dispatch", "set:approval", "toolcall", "loop"), "C": ("gates", "toolcall", "tools"),
+    "C2": {"S": ("gates", "dispatch", "set:approval", "guard:approval", "toolcall", "loop"),
+           "C": ("gates", "toolcall", "tools"),
            "D": ("gates", "set:approval"), "B": ("exec", "tools")},
     "C3": {"S": ("toolcall", "toolfilter", "toolcap", "filters", "tools"),
            "C": ("toolset", "toolfilter", "toolcap", "tools", "filters", "set:tools"),
-           "D": ("toolset", "set:tools", "tools"), "B": ("toolbody", "exec", "toolcall", "tools")},
-    "C4": {"S": ("exec", "filters", "set:sandbox"), "C": ("exec", "dispatch"),
+           "D": ("toolset", "set:tools", "guard:tools", "tools"),
+           "B": ("toolbody", "exec", "toolcall", "tools")},
+    "C4": {"S": ("exec", "filters", "set:sandbox"), "C": ("exec", "guard:sandbox", "dispatch"),
            "D": ("exec", "set:sandbox"), "B": ("exec", "envbuild", "creds")},
     "C5": {"S": ("gates", "spots", "pasted", "toolresult"),
-           "C": ("spots", "pasted", "toolresult", "toolcall", "tools"), "D": ("gates", "spots", "set:approval"),
+           "C": ("spots", "pasted", "toolresult", "toolcall", "tools"),
+           "D": ("gates", "spots", "guard:approval", "set:approval"),
            "B": ("tools", "exec", "creds", "set:network")},
-    "C6": {"S": ("memory", "config"), "C": ("config", "history"), "D": ("config", "set:memory"),
+    "C6": {"S": ("memory", "config"), "C": ("config", "history"),
+           "D": ("config", "set:memory", "guard:memory"),
            "B": ("memory", "history", "config", "exec")},
-    "C7": {"S": ("ext",), "C": ("ext",), "D": ("ext", "config", "set:extensions"), "B": ("ext", "exec")},
+    "C7": {"S": ("ext",), "C": ("ext", "guard:extensions"), "D": ("ext", "config", "set:extensions"),
+           "B": ("ext", "exec")},
     "C8": {"S": ("protect", "set:secrets"), "C": ("protect", "exec"),
            "D": ("set:secrets", "telemetry", "protect", "set:telemetry"),
            "B": ("envbuild", "creds", "exec")},
     "C9": {"S": ("records", "loop", "traces"), "C": ("records", "loop", "traces"),
-           "D": ("records", "traces", "set:audit"), "B": ("records", "traces")},
+           "D": ("records", "traces", "set:audit", "guard:audit"), "B": ("records", "traces")},
     "C10": {"S": ("limits", "loop", "set:limits"), "C": ("limits", "exec"),
             "D": ("settable", "limits", "set:limits"), "B": ("limits", "cancel")},
 }
