@@ -45,7 +45,7 @@ def run_probes(index: RepoIndex, *, fork: bool | None = None) -> Findings:
 def _run_probes(index: RepoIndex, fork: bool | None) -> Findings:
     from . import (agent, approval, audit, config_defaults, exec_paths, extensions,  # noqa: F401
                    identity, limits, memory, records, scope, secrets, semantic, subagents, tool_calls,
-                   tools, untrusted)  # the families register
+                   tool_defs, tools, untrusted)  # the families register
 
     def run(pids: list[str]) -> dict[str, list[Finding]]:
         out = {}
