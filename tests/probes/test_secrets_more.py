@@ -184,3 +184,38 @@ def test_env_keys_read_from_the_process_environment(live):
 @pytest.mark.parametrize("probe_id", SECRETS)
 def test_no_finding_in_prose_tests_docs_examples_dead_code_or_scripts(decoys, probe_id):
     assert decoys.findings()[probe_id] == []
+
+
+EXPOSED = '''from pydantic import BaseModel, SecretStr
+
+
+class Settings(BaseModel):
+    api_key: SecretStr
+
+
+class FileSettingsStore:
+    async def store(self, settings: Settings) -> None:
+        json_str = settings.model_dump_json(context={"expose_secrets": True})
+        open("settings.json", "w").write(json_str)
+
+    def show(self, settings: Settings) -> dict:
+        return settings.model_dump(context={"expose_secrets": False})  # masked: no finding
+
+
+async def sandbox_env(handler):
+    return await handler.get_env_vars(expose_secrets=True)
+
+
+# settings.model_dump_json(context={"expose_secrets": True}) in a comment is no call
+'''
+
+
+def test_secret_values_asked_for_in_clear_text(repo):
+    from .helpers import probe_findings
+
+    found = probe_findings(repo, {"agent/store.py": EXPOSED}, "secrets.exposed")
+    assert [(f.location.start_line, f.data["stored"]) for f in found] == [
+        (line_of(EXPOSED, "json_str = settings.model_dump_json"), True),
+        (line_of(EXPOSED, "get_env_vars(expose_secrets=True)"), False)]
+    assert found[0].claim == ("settings.model_dump_json(...) asks for secret values in clear "
+                              "text (expose_secrets) to store them.")

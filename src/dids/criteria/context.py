@@ -94,6 +94,8 @@ def _pools(ctx) -> dict[str, list]:
            for t in ("approval", "sandbox", "tools", "network", "secrets", "telemetry",
                      "extensions", "memory", "audit")},
         "set:limits": _limit_settings(f),
+        # secret values asked for in clear text, those stored first (the secret at rest)
+        "exposed": sorted(_on(f["secrets.exposed"]), key=lambda x: not x.data.get("stored")),
         # one of each kind of protection before a second of any (forty secret-typed fields
         # would otherwise hide the one encryption call)
         "protect": _round_robin([_on(f[p]) for p in (
@@ -201,7 +203,7 @@ def _in_tools(ctx, tools, found) -> list:
 # (`set:<topic>`: where the shipped default of a setting on that topic is defined)
 PLAN = {
     "C1": {"S": ("creds", "exec", "guard:sandbox"), "C": ("exec", "envbuild", "creds"),
-           "D": ("creds", "config", "set:sandbox"), "B": ("envbuild", "exec", "creds")},
+           "D": ("creds", "config", "set:sandbox"), "B": ("envbuild", "exec", "exposed", "creds")},
     "C2": {"S": ("gates", "dispatch", "set:approval", "guard:approval", "toolcall", "loop"),
            "C": ("gates", "toolcall", "tools"),
            "D": ("gates", "set:approval"), "B": ("exec", "tools")},
@@ -220,9 +222,9 @@ PLAN = {
            "B": ("memory", "history", "config", "exec")},
     "C7": {"S": ("ext",), "C": ("ext", "guard:extensions"), "D": ("ext", "config", "set:extensions"),
            "B": ("ext", "exec")},
-    "C8": {"S": ("protect", "set:secrets"), "C": ("protect", "exec"),
+    "C8": {"S": ("protect", "exposed", "set:secrets"), "C": ("protect", "exec"),
            "D": ("set:secrets", "telemetry", "protect", "set:telemetry"),
-           "B": ("envbuild", "creds", "exec")},
+           "B": ("envbuild", "exposed", "creds", "exec")},
     "C9": {"S": ("records", "loop", "traces"), "C": ("records", "loop", "traces"),
            "D": ("records", "traces", "set:audit", "guard:audit"), "B": ("records", "traces")},
     "C10": {"S": ("limits", "loop", "set:limits"), "C": ("limits", "exec"),

@@ -222,3 +222,26 @@ def env_keys(index: RepoIndex):
         if m and not _NOT_SECRET.search(m.group(2)):
             yield finding("secrets.env_key", f"{m.group(2)} is read from the process environment.",
                           h.path, h.line, key=m.group(2))
+
+
+_PERSIST_FUNC = re.compile(r"(^|_)(store|save|write|persist|dump|flush)", re.I)
+
+
+@probe("secrets.exposed", ("C1", "C8"), "Serialize secrets only into stores that encrypt them.")
+def exposed(index: RepoIndex):
+    """Calls that ask for secret values in clear text (`model_dump_json(context={'expose_secrets':
+    True})`, `get_env_vars(expose_secrets=True)`): where a secret type's protection is switched
+    off on purpose, to store the value or hand it on."""
+    for h in index.live_hits([r"""expose_secrets["']?\s*[:=]\s*True"""], globs=("*.py",)):
+        facts = index.py.get(h.path)
+        if facts is None:
+            continue
+        calls = [c for c in facts.calls if c.line <= h.line <= (c.end_line or c.line)
+                 and ("expose_secrets" in (c.kw("context") or "") or c.kw("expose_secrets"))]
+        if not calls:
+            continue
+        c = min(calls, key=lambda c: (c.end_line or c.line) - c.line)  # the innermost call
+        stored = bool(_PERSIST_FUNC.search((c.func or "").rsplit(".", 1)[-1]))
+        yield finding("secrets.exposed", f"{c.raw}(...) asks for secret values in clear text "
+                      "(expose_secrets)" + (" to store them." if stored else "."), facts.path,
+                      c.line, c.end_line, func=c.func or "", stored=stored)
