@@ -247,3 +247,40 @@ def test_output_option_and_the_branch_that_writes_it(tmp_path_factory):
         ("agent/cli.py", line_of(TYPER_CLI, "if json_output_file:"), "json_output_file")]
     assert writes[0].location.end_line == line_of(TYPER_CLI, "write_json_file(json_output_file, result)")
     assert {x.data["option"] for x in found} == {"json_output_file", "save_to"}  # save_to: no write
+
+
+DELETES = '''import shutil
+
+
+class FileConversationStore:
+    def __init__(self, file_store):
+        self.file_store = file_store
+
+    def delete_metadata(self, conversation_id: str) -> None:
+        self.file_store.delete(f"sessions/{conversation_id}")
+
+    def delete_cache(self, key: str) -> None:
+        self.file_store.delete(key)  # a cache, not a record
+
+    def clear_history(self) -> None:
+        self.history = []  # named for it, but nothing stored is deleted
+
+
+def remove_session_logs(path: str) -> None:
+    shutil.rmtree(path)
+
+
+STORE = (FileConversationStore, remove_session_logs)
+'''
+
+
+def test_code_paths_that_delete_stored_records(tmp_path_factory):
+    m = modelled(tmp_path_factory, {"agent/__init__.py": "", "agent/store.py": DELETES,
+                                    "agent/__main__.py": "from agent.store import STORE\n"})
+    found = m.findings()["records.delete"]
+    assert sorted((f.data["func"], f.location.start_line) for f in found) == [
+        ("FileConversationStore.delete_metadata", line_of(DELETES, "def delete_metadata")),
+        ("remove_session_logs", line_of(DELETES, "def remove_session_logs"))]
+    one = next(f for f in found if f.data["func"] == "remove_session_logs")
+    assert one.claim == (f"remove_session_logs deletes stored records (shutil.rmtree(...) at "
+                         f"line {line_of(DELETES, 'shutil.rmtree(path)')}).")

@@ -67,6 +67,7 @@ def _pools(ctx) -> dict[str, list]:
                       + f["memory.config_scope"]),
         "history": _on(f["records.transcript"] + f["records.event_store"])
                    + [x for x in _on(f["sem.persist"]) if str(x.data.get("reach")) == "default"],
+        "deletes": _on(f["records.delete"]),
         "traces": _on(f["records.trace"] + f["records.output_flag"] + f["audit.record"]),
         "limits": _on(f["limits.loop_cap"] + f["limits.enforced"] + f["limits.cap"]
                       + f["limits.exec_timeout"] + f["limits.timeout"])
@@ -226,7 +227,7 @@ PLAN = {
            "D": ("set:secrets", "telemetry", "protect", "set:telemetry"),
            "B": ("envbuild", "exposed", "creds", "exec")},
     "C9": {"S": ("records", "loop", "traces"), "C": ("records", "loop", "traces"),
-           "D": ("records", "traces", "set:audit", "guard:audit"), "B": ("records", "traces")},
+           "D": ("records", "traces", "set:audit", "guard:audit"), "B": ("records", "deletes", "traces")},
     "C10": {"S": ("limits", "loop", "set:limits"), "C": ("limits", "exec"),
             "D": ("settable", "limits", "set:limits"), "B": ("limits", "cancel")},
 }

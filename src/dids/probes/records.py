@@ -196,3 +196,29 @@ def _option_writes(facts, d, option: str):
                       option=option, func=d.qualname, site="write")
         return
 
+
+
+_DELETE_DEF = re.compile(r"^_?(delete|remove|purge|clear|wipe)_(\w+_)?(conversation|session|history|"
+                         r"event|transcript|trajectory|log|audit|record|metadata|trace)s?(_\w+)?$")
+_DELETE_CALL = re.compile(r"(^|[._])(delete|remove|rmtree|unlink|purge|drop|truncate)(_\w+)?$")
+
+
+@probe("records.delete", ("C9",), "Keep the record append-only: no code path deletes it.")
+def deletes(index: RepoIndex):
+    """Functions that delete conversations, sessions, events or audit records (named for it
+    and deleting something in their body): what a record's durability depends on."""
+    for facts in index.source_py():
+        by = None
+        for d in facts.defs:
+            if not _DELETE_DEF.match(d.name):
+                continue
+            if by is None:
+                by = calls_by_func(facts)
+            calls = by.get(d.qualname, [])
+            hit = next((c for c in calls if _DELETE_CALL.search(c.short or "")
+                        or any(_DELETE_CALL.search(a.strip()) for a in c.args)), None)
+            if hit is None:
+                continue
+            yield finding("records.delete", f"{d.name} deletes stored records "
+                          f"({hit.raw}(...) at line {hit.line}).", facts.path, d.line,
+                          min(d.end_line, d.line + 20), func=d.qualname)
