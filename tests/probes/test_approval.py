@@ -285,3 +285,13 @@ def test_mode_confirm_value_is_not_allow_all(repo):
     found = probe_findings(repo, {"agent/config.py": src}, "approval.mode")
     assert [(f.location.start_line, f.data["value"], f.data["allow_all"]) for f in found] == [
         (3, "confirm", False)]
+
+
+def test_a_flag_set_from_a_long_expression_is_shown_on_one_short_line():
+    from dids.probes.approval import _flag
+
+    f = _flag("agent/models.py", 3, "tool_approvals",
+              'mapped_column(\n        JSONB,\n        nullable=True,\n        doc="Tool approval rules for this preset",\n    )',
+              "AgentPreset field")
+    assert "\n" not in f.claim and 'defaults to mapped_column( JSONB, nullable=True, doc="Tool' in f.claim
+    assert f.claim.endswith("so approval is undetermined by default.")

@@ -61,7 +61,9 @@ def _flag(path, line, name, default, where):
         asks = not _INVERTED.search(name)
     elif v in ("False", "false", "0", "None", "{}", "dict()", "[]"):
         asks = bool(_INVERTED.search(name)) if v in ("False", "false", "0") else False
-    return finding("approval.flag", f"{name} ({where}) defaults to {v}, so approval is "
+    shown = " ".join(v.split())
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."  # a column or Field(...) call
+    return finding("approval.flag", f"{name} ({where}) defaults to {shown}, so approval is "
                    f"{'on' if asks else 'off' if asks is False else 'undetermined'} by default.",
                    path, line, name=name, default=v, asks=asks)
 
