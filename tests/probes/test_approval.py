@@ -295,3 +295,31 @@ def test_a_flag_set_from_a_long_expression_is_shown_on_one_short_line():
               "AgentPreset field")
     assert "\n" not in f.claim and 'defaults to mapped_column( JSONB, nullable=True, doc="Tool' in f.claim
     assert f.claim.endswith("so approval is undetermined by default.")
+
+
+SWITCHES = '''class Session:
+    def __init__(self):
+        self.trust_mode = False  # where the object is built: a default, not a switch
+
+
+def cmd_trust(session: Session, args: list[str]) -> None:
+    if args and args[0] == "off":
+        session.trust_mode = False
+    else:
+        session.trust_mode = True
+
+
+def on_event(result) -> None:
+    result.approval_requested = True  # the state of one decision, not the switch
+'''
+
+
+def test_approval_switched_while_the_agent_runs(repo):
+    from .helpers import probe_findings
+
+    found = probe_findings(repo, {"agent/repl.py": SWITCHES}, "approval.runtime_switch")
+    assert [(f.location.start_line, f.data["setting"]) for f in found] == [
+        (line_of(SWITCHES, "session.trust_mode = False"), "trust_mode"),
+        (line_of(SWITCHES, "session.trust_mode = True"), "trust_mode")]
+    assert found[1].claim == ("session.trust_mode is set to True here, in cmd_trust: approval is "
+                              "switched while the agent runs.")

@@ -183,3 +183,43 @@ def test_rls_fires_with_shipped_defaults(live):
         ("agent/settings.py", line_of(SETTINGS, "ENABLE_RLS ="), False),
         ("docker-compose.yml", 4, True),
     ]
+
+
+RESETS = '''from openai import OpenAI
+
+
+class Agent:
+    def __init__(self):
+        self.client = OpenAI()
+        self.memory = []
+        self.cache = {}
+
+    def run(self, task: str, reset: bool = True):
+        if reset:
+            self.memory.clear()
+        self.cache.clear()  # a cache, not what the model remembers
+        while True:
+            reply = self.client.chat.completions.create(model="m", messages=self.memory + [task])
+            self.memory.append(reply)
+            if not reply.choices[0].message.tool_calls:
+                return reply
+
+
+def main():
+    Agent().run("hello")
+
+
+def unused_reset(agent):
+    agent.memory.clear()  # nothing the agent loop reaches calls this
+'''
+
+
+def test_memory_cleared_where_the_run_starts(tmp_path_factory):
+    from .modelled import modelled
+
+    m = modelled(tmp_path_factory, {"bot/__init__.py": "", "bot/agent.py": RESETS,
+                                    "bot/__main__.py": "from bot.agent import main\n\nmain()\n"})
+    found = m.findings()["memory.reset"]
+    assert [(f.location.start_line, f.claim) for f in found] == [
+        (line_of(RESETS, "            self.memory.clear()"),
+         "self.memory.clear() clears the agent's memory when `reset`.")]

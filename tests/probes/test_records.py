@@ -284,3 +284,36 @@ def test_code_paths_that_delete_stored_records(tmp_path_factory):
     one = next(f for f in found if f.data["func"] == "remove_session_logs")
     assert one.claim == (f"remove_session_logs deletes stored records (shutil.rmtree(...) at "
                          f"line {line_of(DELETES, 'shutil.rmtree(path)')}).")
+
+
+LOGCFG = '''import logging
+import sys
+
+from rich.logging import RichHandler
+
+
+def init_logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.INFO, handlers=[RichHandler(show_path=False)])
+
+
+def init_file_logging(path: str) -> None:
+    logging.basicConfig(filename=path, level=logging.DEBUG)
+
+
+def quiet() -> None:
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a level, not where lines go
+
+
+SETUP = (init_logging, init_file_logging, quiet)
+'''
+
+
+def test_where_the_run_log_goes(tmp_path_factory):
+    m = modelled(tmp_path_factory, {"agent/__init__.py": "", "agent/log.py": LOGCFG,
+                                    "agent/__main__.py": "from agent.log import SETUP\n"})
+    found = m.findings()["records.log_config"]
+    assert sorted((f.location.start_line, f.claim) for f in found) == [
+        (line_of(LOGCFG, "handlers=[RichHandler"), "logging.basicConfig(...) configures where "
+                                                    "the run's log lines go (to the terminal)."),
+        (line_of(LOGCFG, "filename=path"), "logging.basicConfig(...) configures where the run's "
+                                            "log lines go (to a file).")]

@@ -36,6 +36,7 @@ def _pools(ctx) -> dict[str, list]:
         "exec": [p.finding for p in sh.model_exec()] + _on(f["agent.executor"])
                 + [p.finding for p in sh.default_sandboxes],
         "guards": _on(f["agent.guard"]),
+        "flips": _on(f["approval.runtime_switch"]),
         # branches on the scored path that test a setting of one topic (`if self.executor_type
         # == "local"`, `if self.state.confirmation_mode`): where that setting takes effect
         **_guards_by_topic(_on(f["agent.guard"])),
@@ -68,6 +69,8 @@ def _pools(ctx) -> dict[str, list]:
         "history": _on(f["records.transcript"] + f["records.event_store"])
                    + [x for x in _on(f["sem.persist"]) if str(x.data.get("reach")) == "default"],
         "deletes": _on(f["records.delete"]),
+        "logcfg": _on(f["records.log_config"]),
+        "resets": _on(f["memory.reset"]),
         "traces": _on(f["records.trace"] + f["records.output_flag"] + f["audit.record"]),
         "limits": _on(f["limits.loop_cap"] + f["limits.enforced"] + f["limits.cap"]
                       + f["limits.exec_timeout"] + f["limits.timeout"])
@@ -205,7 +208,7 @@ def _in_tools(ctx, tools, found) -> list:
 PLAN = {
     "C1": {"S": ("creds", "exec", "guard:sandbox"), "C": ("exec", "envbuild", "creds"),
            "D": ("creds", "config", "set:sandbox"), "B": ("envbuild", "exec", "exposed", "creds")},
-    "C2": {"S": ("gates", "dispatch", "set:approval", "guard:approval", "toolcall", "loop"),
+    "C2": {"S": ("gates", "dispatch", "set:approval", "flips", "guard:approval", "toolcall", "loop"),
            "C": ("gates", "toolcall", "tools"),
            "D": ("gates", "set:approval"), "B": ("exec", "tools")},
     "C3": {"S": ("toolcall", "toolfilter", "toolcap", "filters", "tools"),
@@ -216,9 +219,9 @@ PLAN = {
            "D": ("exec", "set:sandbox"), "B": ("exec", "envbuild", "creds")},
     "C5": {"S": ("gates", "spots", "pasted", "toolresult"),
            "C": ("spots", "pasted", "toolresult", "toolcall", "tools"),
-           "D": ("gates", "spots", "guard:approval", "set:approval"),
+           "D": ("gates", "spots", "guard:approval", "flips", "set:approval"),
            "B": ("tools", "tooldefs", "exec", "creds", "set:network")},
-    "C6": {"S": ("memory", "config"), "C": ("config", "history"),
+    "C6": {"S": ("memory", "resets", "config"), "C": ("config", "history"),
            "D": ("config", "set:memory", "guard:memory"),
            "B": ("memory", "history", "config", "exec")},
     "C7": {"S": ("ext",), "C": ("ext", "guard:extensions"), "D": ("ext", "config", "set:extensions"),
@@ -227,7 +230,8 @@ PLAN = {
            "D": ("set:secrets", "telemetry", "protect", "set:telemetry"),
            "B": ("envbuild", "exposed", "creds", "exec")},
     "C9": {"S": ("records", "loop", "traces"), "C": ("records", "loop", "traces"),
-           "D": ("records", "traces", "set:audit", "guard:audit"), "B": ("records", "deletes", "traces")},
+           "D": ("logcfg", "records", "traces", "set:audit", "guard:audit"),
+           "B": ("records", "deletes", "logcfg", "traces")},
     "C10": {"S": ("limits", "loop", "set:limits"), "C": ("limits", "exec"),
             "D": ("settable", "limits", "set:limits"), "B": ("limits", "cancel")},
 }

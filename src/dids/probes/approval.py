@@ -418,3 +418,28 @@ def _in_tool(index: RepoIndex, path: str, line: int) -> bool:
         return cls is not None and any(re.search(r"Tool$", b) for b in cls.bases) or \
             bool(re.search(r"Tool$|Command$", func.cls))
     return False
+
+
+# state about one decision (`approval_requested`, `confirmation_pending`), not a switch
+_DECISION_STATE = re.compile(r"request|pending|status|result|given|granted|needed|received", re.I)
+
+
+@probe("approval.runtime_switch", ("C2", "C5"), "Let no run-time command turn approval off silently.")
+def runtime_switches(index: RepoIndex):
+    """Live code that turns an approval switch on or off while the agent runs (`session.
+    trust_mode = True` in a REPL command, `interpreter.auto_run = True` in a request handler):
+    who can flip the gate besides the configuration."""
+    from .config_defaults import topic
+
+    for facts in index.source_py():
+        for a in facts.assigns:
+            if a.scope_kind != "function" or a.scope.endswith("__init__") or "." not in a.target:
+                continue
+            name = a.target.rsplit(".", 1)[-1]
+            value = (a.value or "").strip()
+            if value not in ("True", "False") or _DECISION_STATE.search(name) or \
+                    topic(name) != "approval":
+                continue
+            yield finding("approval.runtime_switch", f"{a.target} is set to {value} here, in "
+                          f"{a.scope}: approval is switched while the agent runs.", facts.path,
+                          a.line, func=a.scope, setting=name)

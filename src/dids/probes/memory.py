@@ -143,3 +143,28 @@ def rls(index: RepoIndex):
             yield finding("memory.rls", f"{best.key} defaults to {best.value!r}"
                           + (" (row-level isolation off)." if off else "."), best.path, best.line,
                           on=not off)
+
+
+_MEMORY_RECV = re.compile(r"(memory|history|messages|conversation|chat_history|transcript)$", re.I)
+
+
+@probe("memory.reset", ("C6",), "Start each run from clean memory unless the user chooses otherwise.")
+def resets(index: RepoIndex):
+    """Where the agent clears its memory or conversation (`self.memory.reset()`,
+    `self.messages.clear()`) in code the agent loop reaches: how long poisoned content lasts."""
+    model = index.agent
+    if model is None:
+        return
+    session, g = model.session, model.graph
+    for facts, c in index.calls_named({"reset", "clear"}):
+        recv = c.raw.rsplit(".", 1)[0] if "." in c.raw else ""
+        if not _MEMORY_RECV.search(recv.rsplit(".", 1)[-1]):
+            continue
+        d = session.driven.get(g.node_at(facts.path, c.line))
+        if d is None or d > 4:
+            continue
+        block = next((b for b in reversed(facts.blocks) if b.kind in ("if", "elif")
+                      and b.line < c.line <= b.end_line and b.func == c.func), None)
+        when = f" when `{' '.join(block.head.split())[:40]}`" if block is not None else ""
+        yield finding("memory.reset", f"{c.raw}() clears the agent's {recv.rsplit('.', 1)[-1]}"
+                      f"{when}.", facts.path, c.line, func=c.func or "")

@@ -222,3 +222,23 @@ def deletes(index: RepoIndex):
             yield finding("records.delete", f"{d.name} deletes stored records "
                           f"({hit.raw}(...) at line {hit.line}).", facts.path, d.line,
                           min(d.end_line, d.line + 20), func=d.qualname)
+
+
+_LOG_CONFIG = {"logging.basicConfig", "logging.config.dictConfig", "logging.config.fileConfig",
+               "loguru.logger.add"}
+
+
+@probe("records.log_config", ("C9",), "Send the run's log to durable storage, not only the console.")
+def log_config(index: RepoIndex):
+    """Where live code configures the run's logging (basicConfig, dictConfig, loguru's add):
+    whether log lines of tool calls reach a file or only the terminal."""
+    for facts, c in index.calls_where(lambda n: n in _LOG_CONFIG):
+        text = " ".join(c.args + tuple(f"{k}={v}" for k, v in c.kwargs))
+        if c.kw("filename") or re.search(r"FileHandler|\.log\b|sink=|filename", text):
+            where = " (to a file)"
+        elif re.search(r"StreamHandler|RichHandler|stderr|stdout|console", text, re.I):
+            where = " (to the terminal)"
+        else:
+            where = ""
+        yield finding("records.log_config", f"{c.raw}(...) configures where the run's log "
+                      f"lines go{where}.", facts.path, c.line, c.end_line, func=c.func or "")
