@@ -206,6 +206,11 @@ async def sandbox_env(handler):
     return await handler.get_env_vars(expose_secrets=True)
 
 
+async def runtime_env(handler, env_vars: dict):
+    env_vars.update(await handler.get_env_vars(expose_secrets=True))
+    return env_vars
+
+
 # settings.model_dump_json(context={"expose_secrets": True}) in a comment is no call
 '''
 
@@ -214,8 +219,10 @@ def test_secret_values_asked_for_in_clear_text(repo):
     from .helpers import probe_findings
 
     found = probe_findings(repo, {"agent/store.py": EXPOSED}, "secrets.exposed")
-    assert [(f.location.start_line, f.data["stored"]) for f in found] == [
-        (line_of(EXPOSED, "json_str = settings.model_dump_json"), True),
-        (line_of(EXPOSED, "get_env_vars(expose_secrets=True)"), False)]
+    assert [(f.location.start_line, f.data["stored"], f.data["into_env"]) for f in found] == [
+        (line_of(EXPOSED, "json_str = settings.model_dump_json"), True, False),
+        (line_of(EXPOSED, "return await handler.get_env_vars(expose_secrets=True)"), False, False),
+        (line_of(EXPOSED, "env_vars.update(await handler"), False, True)]
+    assert found[2].claim.endswith("(expose_secrets) into an environment.")
     assert found[0].claim == ("settings.model_dump_json(...) asks for secret values in clear "
                               "text (expose_secrets) to store them.")

@@ -206,6 +206,15 @@ def _blast(ctx: Context, deploy):
         ev = [p.finding for p in leaks[:2]] + _ambient_sources(ctx)[:2] + deploy[:1]
         return 0, f"{what}: long-lived keys are in reach of what the model runs.", ev
     driven = sh.model_exec()
+    # secret values asked for in clear text and put into an environment on the default path:
+    # the user's tokens handed to what the model runs (a sandbox's env holds them)
+    handed = [x for x in ctx.findings["secrets.exposed"] if x.data.get("into_env")
+              and str(x.data.get("reach", "")) == "default"]
+    if handed and (driven or sh.default_sandboxes):
+        ev = handed[:2] + [p.finding for p in (driven or sh.default_sandboxes)[:2]]
+        return 0, ("Secret values are put into an environment in clear text on the default "
+                   "path, and the model's code runs with an environment the agent builds: "
+                   "long-lived user tokens are in reach of what the model runs."), ev
     if driven or sh.default_sandboxes:
         ev = [p.finding for p in (driven or sh.default_sandboxes)[:3]]
         return 1, ("The model's code runs with an environment the agent builds (or in a "

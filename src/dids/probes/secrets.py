@@ -225,6 +225,7 @@ def env_keys(index: RepoIndex):
 
 
 _PERSIST_FUNC = re.compile(r"(^|_)(store|save|write|persist|dump|flush)", re.I)
+_INTO_ENV = re.compile(r"\b\w*env\w*\s*(\.update\(|\[[^]]*\]\s*=|=)", re.I)
 
 
 @probe("secrets.exposed", ("C1", "C8"), "Serialize secrets only into stores that encrypt them.")
@@ -242,6 +243,10 @@ def exposed(index: RepoIndex):
             continue
         c = min(calls, key=lambda c: (c.end_line or c.line) - c.line)  # the innermost call
         stored = bool(_PERSIST_FUNC.search((c.func or "").rsplit(".", 1)[-1]))
+        # `env_vars.update(await handler.get_env_vars(expose_secrets=True))`: into an environment
+        into_env = bool(_INTO_ENV.search(index.line(facts.path, c.line)))
         yield finding("secrets.exposed", f"{c.raw}(...) asks for secret values in clear text "
-                      "(expose_secrets)" + (" to store them." if stored else "."), facts.path,
-                      c.line, c.end_line, func=c.func or "", stored=stored)
+                      "(expose_secrets)" + (" to store them." if stored else
+                                            " into an environment." if into_env else "."),
+                      facts.path, c.line, c.end_line, func=c.func or "", stored=stored,
+                      into_env=into_env)
