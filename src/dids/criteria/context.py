@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 
 from ..models import CriterionAssessment, Evidence
+from ..probes.config_defaults import TOPICS, topic
 from .facts import gate_state, shared
+
+_TOPICS = tuple(t for t, _ in TOPICS)  # what a setting's name can be about
 
 _LIMIT = 9
 
@@ -52,10 +55,10 @@ def _pools(ctx) -> dict[str, list]:
         "toolcall": sorted(_on(f["agent.tool_call"]), key=lambda x: int(x.data.get("signals", 0)) < 3),
         "toolresult": _on(f["agent.tool_result"]),
         "toolset": assembly(ctx, tools),
-        # each filter before the named set it tests against
-        # YAML tool sets a shipped switch turns on first
+        # YAML tool sets a shipped switch turns on first, shell pipelines first among them
         "tooldefs": sorted(_on(f["tools.yaml_command"]), key=lambda x: (not x.data.get("default_on"),
                                                                         not x.data.get("shell"))),
+        # each filter before the named set it tests against
         "toolfilter": sorted(_on(f["tools.filter"]), key=lambda x: x.data.get("site") == "set"),
         "toolcap": [x for x in _on(f["limits.size_cap"]) if x.data.get("of") == "tools"],
         "toolbody": _in_tools(ctx, powerful, _on(f["sem.network"] + f["sem.exec"] + f["exec.spawn"])),
@@ -95,8 +98,7 @@ def _pools(ctx) -> dict[str, list]:
                                 lambda x: (x.probe, str(x.data.get("sender") or x.data.get("row")
                                                         or x.claim.split("(")[0]))),
         **{f"set:{t}": [x for x in _on(f["config.default"]) if x.data.get("topic") == t]
-           for t in ("approval", "sandbox", "tools", "network", "secrets", "telemetry",
-                     "extensions", "memory", "audit")},
+           for t in _TOPICS if t != "limits"},
         "set:limits": _limit_settings(f),
         # secret values asked for in clear text, those stored first (the secret at rest)
         "exposed": sorted(_on(f["secrets.exposed"]), key=lambda x: not x.data.get("stored")),
@@ -108,17 +110,11 @@ def _pools(ctx) -> dict[str, list]:
     }
 
 
-_GUARD_TOPICS = ("approval", "sandbox", "tools", "network", "secrets", "telemetry", "limits",
-                 "extensions", "memory", "audit")
-
-
 def _guards_by_topic(guards: list) -> dict[str, list]:
-    from ..probes.config_defaults import topic
-
-    out: dict[str, list] = {f"guard:{t}": [] for t in _GUARD_TOPICS}
+    out: dict[str, list] = {f"guard:{t}": [] for t in _TOPICS}
     for g in guards:
         t = topic(str(g.data.get("setting", "")))
-        if t in _GUARD_TOPICS:
+        if t is not None:
             out[f"guard:{t}"].append(g)
     return out
 

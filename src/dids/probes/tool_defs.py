@@ -24,15 +24,17 @@ _SHELL_OPS = re.compile(r"\s\|\s|&&|;|\$\(|`")
 @probe("tools.yaml_command", ("C3", "C4", "C5"), "Pass tool arguments as argv, never into a shell line.")
 def yaml_commands(index: RepoIndex):
     """Templated `command:` lines of YAML tool sets under a folder a live loader reads."""
+    # most repositories ship no YAML tool sets: search first, find loaders only for hits
+    hits = index.live_hits([_COMMAND], globs=("*.yaml", "*.yml"))
+    if not hits:
+        return
     from .extensions import definition_loader
 
     roots = {f.location.path.rsplit("/", 1)[0] + "/" for f in definition_loader(index)
              if f.location and "/" in f.location.path
              and not index.is_dead(f.location.path, f.location.start_line)}
-    if not roots:
-        return
-    on = _enabled_words(index)
-    for h in index.live_hits([_COMMAND], globs=("*.yaml", "*.yml")):
+    on = _enabled_words(index) if roots else set()
+    for h in hits:
         if not any(h.path.startswith(r) for r in roots):
             continue
         stem = h.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
@@ -47,13 +49,12 @@ def yaml_commands(index: RepoIndex):
 
 
 def _enabled_words(index: RepoIndex) -> set[str]:
-    """Words of the shipped values of tool-set switches (`ENABLED_BY_DEFAULT_TOOLSETS =
+    """Words of the shipped values of tool-set settings in code (`ENABLED_BY_DEFAULT_TOOLSETS =
     "kubernetes/core,prometheus"`): a YAML tool set named there is on by default."""
-    from .config_defaults import config_defaults
+    from .config_defaults import topic
 
     words: set[str] = set()
-    for f in config_defaults(index):
-        if f.data.get("topic") == "tools" and isinstance(f.data.get("value"), str):
-            words |= set(re.findall(r"[a-z][a-z0-9_-]+", f.data["value"].lower()))
+    for st in index.settings:
+        if st.source == "code" and isinstance(st.value, str) and topic(st.key) == "tools":
+            words |= set(re.findall(r"[a-z][a-z0-9_-]+", st.value.lower()))
     return words
-
