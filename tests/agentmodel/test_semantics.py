@@ -56,7 +56,7 @@ def live(tmp_path_factory):
 def test_every_row_is_distinct_and_explained():
     keys = [(r.kind, r.call, r.suffix, r.imports) for r in ROWS]
     assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
-    assert {r.kind for r in ROWS} == {"agent_loop", "credential", "exec", "llm", "loader", "mcp",
+    assert {r.kind for r in ROWS} == {"agent_loop", "credential", "exec", "hook", "llm", "loader", "mcp",
                                       "network", "persist", "prompt", "telemetry"}
     assert all(r.why for r in ROWS)
 

@@ -199,6 +199,34 @@ def test_inventory_fires_on_register_calls_and_function_schemas(repo):
     ]
 
 
+IMPORTED_TOOL = {
+    "agent/tools.py": "import subprocess\n\n\ndef run_cmd(command: str) -> str:\n"
+                      "    return subprocess.run(command, shell=True).stdout\n",
+    "agent/wiring.py": "from agent.tools import run_cmd\n\n\ndef wire(agent):\n"
+                       "    agent.add_tool(run_cmd)\n",
+}
+
+
+def test_register_call_resolves_an_imported_function(repo):
+    found = probe_findings(repo, IMPORTED_TOOL, "tools.inventory")
+    assert [(f.location.path, f.data["name"], f.data["registration"]) for f in found] == [
+        ("agent/wiring.py", "run_cmd", "call")]
+
+
+def test_register_calls_that_hand_no_function_to_a_model(repo):
+    """atexit.register(cleanup) runs cleanup at exit; add_tool(tool) in a loop passes a
+    parameter, not the unrelated module-level `tool` another file defines."""
+    files = {
+        "agent/cleanup.py": "import atexit\nimport shutil\n\n\ndef cleanup() -> None:\n"
+                            "    shutil.rmtree('/tmp/x')\n\n\natexit.register(cleanup)\n",
+        "agent/helpers.py": "def tool(name: str) -> str:\n    return name\n",
+        "agent/agent.py": "class Agent:\n    def add_tools(self, tools):\n"
+                          "        for tool in tools:\n            self.add_tool(tool)\n\n"
+                          "    def add_one(self, tool):\n        self.register(tool)\n",
+    }
+    assert probe_findings(repo, files, "tools.inventory") == []
+
+
 def test_register_call_near_misses(repo):
     files = {
         "tests/test_wiring.py": REGISTERED,

@@ -125,7 +125,7 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
         [lp for lp in session.loops if lp.kind == "step"] or session.loops
     # what any loop reaches (the call graph cannot always see the inner loop's dispatch), and
     # the calls from the innermost loops, which evidence follows to the model's executors
-    session.driven, _ = _driven(graph, reach, session.loops)
+    session.driven, _ = _driven(graph, reach, session.loops, by_name=True)
     session.inner, session.parent = _driven(graph, reach, seeds)
     for kind in ("exec",):
         for facts, call, row in sem.get(kind, ()):
@@ -320,12 +320,16 @@ def _drop_nested(loops: list[Loop]) -> list[Loop]:
     return out
 
 
-def _driven(graph: CallGraph, reach: Reach, loops: list[Loop]):
+def _driven(graph: CallGraph, reach: Reach, loops: list[Loop], by_name: bool = False):
     """Nodes the agent loops reach by calls (not imports), with their distance, and the call
-    (caller, line) each was first reached through."""
+    (caller, line) each was first reached through. BY_NAME: a call on a receiver of unknown
+    class reaches the one method of that name the repository defines (the loops' whole reach;
+    the innermost loop's stays on resolved calls, so what the model's own step runs is never
+    widened by a guess)."""
     dist: dict[str, int] = {}
     parent: dict[str, tuple[str, int]] = {}
     queue: deque[str] = deque()
+    unique = _unique_methods(graph) if by_name else {}
     for lp in loops:
         if lp.node not in dist:
             dist[lp.node] = 0
@@ -349,4 +353,27 @@ def _driven(graph: CallGraph, reach: Reach, loops: list[Loop]):
                     dist[t] = d + 1
                     parent[t] = (nid, line)
                     queue.append(t)
+        # `self.io.confirm_ask(...)` on a receiver of unknown class: the one live method of that
+        # name anywhere in the repository is what runs. A name two classes define stays open.
+        at = graph.called_at.get(nid, {})
+        for name in graph.called_names.get(nid, ()):
+            t = unique.get(name)
+            if t is None or t in dist or t not in reach.dist:
+                continue
+            lines = [ln for ln in at.get(name, ()) if reach._follow(nid, ln, "call")]
+            if lines:
+                dist[t] = d + 1
+                parent[t] = (nid, lines[0])
+                queue.append(t)
     return dist, parent
+
+
+def _unique_methods(graph: CallGraph) -> dict[str, str]:
+    """Method name -> its node, for the names exactly one class of the repository defines."""
+    seen: dict[str, str | None] = {}
+    for methods in graph.methods.values():
+        for name, mid in methods.items():
+            if name.startswith("__"):
+                continue
+            seen[name] = mid if name not in seen else None
+    return {name: mid for name, mid in seen.items() if mid is not None}

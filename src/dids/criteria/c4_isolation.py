@@ -22,6 +22,7 @@ def assess(ctx: Context) -> CriterionAssessment:
     driven = {(p.finding.location.path, p.finding.location.start_line) for p in sh.model_exec()}
     spawns = [x for x in all_spawns if x.location and
               (x.location.path, x.location.start_line) in driven] if sh.has_session else all_spawns
+    spawns = sorted(spawns, key=sh.exec_rank)
     wrappers = [_as_opt_in(w) for w in f["exec.wrapper"]]
     containers = [x for x in f["sem.exec"] if x.data.get("class") in ("container", "remote")
                   and x.data.get("role") != "daemon"]

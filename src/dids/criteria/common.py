@@ -20,4 +20,8 @@ def empty_default_toolset(ctx: Context) -> bool:
 
 
 def leaky_spawns(ctx: Context):
-    return [s for s in ctx.findings["exec.spawn"] if s.data["env"] in ("full", "inherit", "filtered")]
+    """Spawns that pass the environment on, the model's own executors first."""
+    from .facts import shared
+
+    leaky = [s for s in ctx.findings["exec.spawn"] if s.data["env"] in ("full", "inherit", "filtered")]
+    return sorted(leaky, key=shared(ctx).exec_rank)

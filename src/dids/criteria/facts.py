@@ -126,7 +126,16 @@ class Shared:
         cands = [p for p in self.exec_paths if p.driven and p.opt_in == opt_in
                  and not p.finding.data.get("fixed")]
         best = [p for p in cands if self._tier.get(id(p.finding), 2) == 2]
-        return best or cands
+        return sorted(best or cands, key=lambda p: self.exec_rank(p.finding))
+
+    def exec_rank(self, x: Finding) -> tuple[int, int]:
+        """Sort key of a spawn as evidence: what a tool or the innermost loop drives first, then
+        what an outer loop drives, then the orchestrator's own; within each, a command the
+        caller hands in (the model's, passed down to an executor) before one the code reads
+        from its own settings (a notification command run when the agent rings a bell)."""
+        if not self._tier:
+            self.exec_paths  # noqa: B018 (fills _tier)
+        return (-self._tier.get(id(x), 0), 0 if x.data.get("handed_in") else 1)
 
     @cached_property
     def model_exec_env_leaks(self) -> list[ExecPath]:

@@ -161,6 +161,22 @@ def fixed_command(facts: PyFacts, call: Call) -> bool:
     return _fixed(facts, d, text.strip(), params, 0)
 
 
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+
+
+def handed_in(facts: PyFacts, call: Call) -> bool:
+    """Whether the command a spawn runs is built from its function's parameters (`Popen(command,
+    shell=True)` in `run_cmd(command)`): the caller decides it, as the model's command reaches a
+    tool's executor. A command read from the object's own settings (`self.bell_command`) or
+    fixed in the code is not."""
+    text = call.args[0] if call.args else (call.kw("args") or call.kw("cmd") or call.kw("command"))
+    d = facts.func_at(call.line)
+    if text is None or d is None:
+        return False
+    params = {p.name.lstrip("*") for p in d.params} - {"self", "cls"}
+    return any(m.group(0) in params for m in _NAME.finditer(text))
+
+
 def _fixed(facts: PyFacts, d, text: str, params: set[str], depth: int) -> bool:
     if depth > 2:
         return False
@@ -205,7 +221,8 @@ def spawns(index: RepoIndex):
                  f"{' with a shell' if shell else ''} {env_desc}.")
         yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
                       env=kind, env_line=env_line, shell=shell, func=call.func or "",
-                      callee=call.callee, fixed=fixed_command(facts, call))
+                      callee=call.callee, fixed=fixed_command(facts, call),
+                      handed_in=handed_in(facts, call))
 
 
 @probe("exec.wrapper", ("C4",),

@@ -7,6 +7,7 @@ import re
 
 from ..index.pyfacts import FuncDef, PyFacts, short_name
 from ..index.repo import RepoIndex
+from ..agent import semantics
 from .base import Names, finding, probe
 from .exec_paths import SPAWN, is_shell
 
@@ -175,11 +176,9 @@ _FUNCTION_SCHEMA = re.compile(r"""["']type["']\s*:\s*["']function["']""")
 def _registered_elsewhere(index: RepoIndex, helpers):
     """Tools registered by a call (registry.register(fn), agent.add_tool(fn), StructuredTool.
     from_function(fn)), by a name→function dict, or described by an OpenAI function schema."""
-    defs = {}
-    for facts in index.source_py():
-        for d in facts.defs:
-            if d.cls is None:
-                defs.setdefault(d.name, (facts, d))
+    defs = {f"{facts.path}::{d.qualname}": (facts, d)
+            for facts in index.source_py() for d in facts.defs if d.cls is None}
+    hooks = semantics.load()
     seen = set()
     for facts, c in index.calls_where(lambda n: _REGISTER_CALL.search(n) or
                                       short_name(n) == "from_function"):
@@ -188,10 +187,13 @@ def _registered_elsewhere(index: RepoIndex, helpers):
             target = c.args[0]
         elif c.short == "from_function":
             target = c.kw("func") or (c.args[0] if c.args else None)
-        if not target or not target.isidentifier() or target not in defs or target in seen:
+        if not target or not target.isidentifier() or hooks.match(facts, c, "hook"):
+            continue  # atexit.register(cleanup) runs cleanup at exit: no model is handed it
+        nid = _function_named(index, facts, c, target)
+        if nid not in defs or nid in seen:
             continue
-        seen.add(target)
-        tf, d = defs[target]
+        seen.add(nid)
+        tf, d = defs[nid]
         caps = _capabilities(tf, d, helpers)
         typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
         yield finding("tools.inventory", f"Tool {d.name} registered by {c.raw}(...) "
@@ -204,6 +206,29 @@ def _registered_elsewhere(index: RepoIndex, helpers):
                       h.path, h.line, kind=_kind(), name=f"schema@{h.path}:{h.line}",
                       registration="schema", capabilities="read_only", typed=True, params="",
                       approval=None)
+
+
+def _function_named(index: RepoIndex, facts: PyFacts, call, name: str) -> str | None:
+    """The node id of the function NAME means where CALL passes it: a function nested in the
+    caller, one defined or imported in its file. A parameter or local (`add_tool(tool)` in a
+    loop over tools) names no function, however many files define one with that name."""
+    if call.func:
+        nested = f"{facts.path}::{call.func}.{name}"
+        if any(d.qualname == f"{call.func}.{name}" for d in facts.defs):
+            return nested
+        if any(p.name == name for d in facts.defs if d.qualname == call.func for p in d.params):
+            return None
+    graph = index.agent.graph if index.agent is not None else None
+    if graph is not None:
+        return graph.resolve(name, facts.path)
+    if any(d.qualname == name for d in facts.defs):
+        return f"{facts.path}::{name}"
+    origin = facts.imports.get(name, "")  # no agent model: `from pkg.mod import name`
+    module = origin.rsplit(".", 1)[0].replace(".", "/")
+    for path in (f"{module}.py", f"src/{module}.py"):
+        if module and path in index.py:
+            return f"{path}::{name}"
+    return None
 
 
 def _tool_classes(index: RepoIndex) -> dict[str, bool]:
