@@ -86,6 +86,16 @@ def test_topic_order_puts_limits_before_tools():
     assert topic("excluded_words") is None
 
 
+def test_the_state_of_one_object_is_not_a_setting():
+    """`is_interactive` on a DOM node, `has_approval` on a request: state, whatever the word."""
+    assert topic("interactive") == "approval"
+    assert topic("non_interactive") == "approval"
+    assert topic("is_interactive") is None
+    assert topic("has_approval") is None
+    assert topic("isInteractive") is None
+    assert topic("node.is_interactive") is None
+
+
 BROWSER = '''from selenium import webdriver
 
 

@@ -67,7 +67,7 @@ class EntryPoints:
         return " ".join(parts)
 
 
-def _manifests(index: RepoIndex) -> list[str]:
+def manifests(index: RepoIndex) -> list[str]:
     """The root's packaging files, then those of workspace members (`lib/cli/pyproject.toml`),
     never templates, tests or examples."""
     root = [p for p in ("pyproject.toml", "setup.cfg", "setup.py") if p in index.files]
@@ -80,7 +80,7 @@ def _manifests(index: RepoIndex) -> list[str]:
 
 def console_scripts(index: RepoIndex) -> list[Entry]:
     out: list[Entry] = []
-    for path in _manifests(index):
+    for path in manifests(index):
         if path not in index.files:
             continue
         text = index.text(path)

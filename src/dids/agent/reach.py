@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from .callgraph import MODULE, CallGraph
 from .defaults import _UNKNOWN as _UNKNOWN_VALUE, Defaults, Guard
-from .entrypoints import EntryPoints
+from .distributions import optional_roots
+from .entrypoints import EntryPoints, manifests
 
 _ANY_KEY = "\0any"  # a registry whose entries the model picks by name (tools, actions)
 _MODEL_KEY = re.compile(r"tool|function|action|call|command|cmd|\bname\b|_name\b|\bop\b|"
@@ -48,6 +49,8 @@ class Reach:
     _guards: dict[tuple[str, int], Guard | None] = field(default_factory=dict)
     _choices: dict[str, str | None] = field(default_factory=dict)  # registry name -> choice
     _root_set: set[str] = field(default_factory=set)
+    # folders of in-repository distributions only an extra installs -> that extra (crewai[tools])
+    extras: dict[str, str] = field(default_factory=dict)
 
     def compute(self) -> "Reach":
         g, ep = self.graph, self.entries
@@ -197,6 +200,10 @@ class Reach:
         """default | opt-in:<setting> | off-path | library for PATH:LINE."""
         if line is None:
             line = 1
+        if self.extras:
+            extra = next((v for k, v in self.extras.items() if path.startswith(k)), None)
+            if extra is not None:
+                return f"opt-in:{extra}"  # not installed by default, whatever imports it
         nid = self.node(path, line)
         module = f"{path}::{MODULE}"
         if nid in self.dist:
@@ -263,4 +270,8 @@ def compute(graph: CallGraph, entries: EntryPoints, index) -> Reach:
         if node is not None and node.kind == "function":
             roots.add((node.path, node.qualname))
     defaults = Defaults({p: index.py[p] for p in index.py}, index.settings, overrides, roots)
-    return Reach(graph, entries, defaults, index=index).compute()
+    reach = Reach(graph, entries, defaults, index=index).compute()
+    install = entries.readme.install.text if entries.readme and entries.readme.install else None
+    reach.extras = optional_roots(index, manifests(index), [n.split("::", 1)[0] for n in entries.roots],
+                                  install)
+    return reach

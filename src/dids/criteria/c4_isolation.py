@@ -49,7 +49,8 @@ def assess(ctx: Context) -> CriterionAssessment:
     leaky = [s for s in spawns if s.data["env"] in ("inherit", "full", "filtered")]
     full = [s for s in spawns if s.data["env"] == "full"]
     shells = [s for s in spawns if s.data["shell"]]
-    strong_is_default = bool(strong) and (not off or bool(on) and not off)
+    # a hardened sandbox that only an opt-in branch or an extra reaches is never the default
+    strong_is_default = any(not w.data["opt_in"] for w in strong) and (not off or bool(on) and not off)
 
     configs = []
     default = ConfigBuilder(ctx, "C4", "default", "default configuration", opt_in=False)
@@ -188,8 +189,12 @@ def _strong_alternative(ctx, strong, hardening, off, spawns):
     kinds = sorted({w.data["wrapper"] for w in strong})
     keys = ", ".join(f"{s.data['key']}" for s in off[:2])
     label = "/".join(k.replace("remote-sandbox", "remote") for k in kinds)
-    alt = ConfigBuilder(ctx, "C4", "sandbox", f"opt-in {label} sandbox ({keys} changed "
-                        "from the shipped default)", opt_in=True)
+    # no shipped switch selects it: what enables it is the branch or the extra that reaches it
+    enablers = sorted({str(w.data.get("reach", ""))[len("opt-in:"):] for w in strong
+                       if str(w.data.get("reach", "")).startswith("opt-in:")})
+    how = f"{keys} changed from the shipped default" if keys else \
+        f"enabled by {', '.join(enablers[:2])}" if enablers else "when configured"
+    alt = ConfigBuilder(ctx, "C4", "sandbox", f"opt-in {label} sandbox ({how})", opt_in=True)
     remote = [w for w in strong if w.data["wrapper"] == "remote-sandbox"]
     s_level = 3 if len(got) >= 2 or remote else 2
     alt.set("S", s_level, f"{'/'.join(kinds)} with " + (", ".join(got) or (

@@ -10,9 +10,11 @@ def tool_caps(t) -> set[str]:
 
 
 def powerful_tools(ctx: Context):
-    """Tools that execute code, reach the network or write to external systems."""
+    """Tools that execute code, reach the network or write to external systems (not those
+    only an opt-in branch or an extra installs: the default session does not hold them)."""
     return [t for t in ctx.findings["tools.inventory"]
-            if tool_caps(t) & {"exec", "network", "external_comm"}]
+            if tool_caps(t) & {"exec", "network", "external_comm"}
+            and not str(t.data.get("reach", "")).startswith("opt-in")]
 
 
 def empty_default_toolset(ctx: Context) -> bool:

@@ -46,8 +46,14 @@ _CLI = re.compile(r"(^|\.)(Option|option|add_argument)$")
 _FLAG = re.compile(r"""["'](--[a-z][\w-]*)(?:/--[\w-]+)?["']""")
 
 
+# `is_interactive`, `has_approval`: the state of one object (a DOM node, a request), not a setting
+_STATE_NAME = re.compile(r"^(?:is|has|was|were)(?:_|[A-Z])")
+
+
 def topic(name: str) -> str | None:
     bare = name.lstrip("-_").replace("-", "_")
+    if _STATE_NAME.match(bare.rsplit(".", 1)[-1]):
+        return None
     for t, rx in TOPICS:
         if rx.search(bare):
             return t
