@@ -50,6 +50,25 @@ clawd serve
     assert subcommand(lp.runs[2]) == "run" and subcommand(lp.runs[1]) is None
 
 
+def test_a_virtual_environment_is_set_up_before_the_install_and_is_neither():
+    readme = """# agents
+
+```bash
+python -m venv .venv
+source .venv/bin/activate  # On Windows: .venv\\Scripts\\activate
+uv venv
+pip install openai-agents
+```
+
+```bash
+python examples/hello.py
+```
+"""
+    lp = leading_path("README.md", readme, {"agents"})
+    assert lp.install.text == "pip install openai-agents"
+    assert [c.words for c in lp.runs] == [["python", "examples/hello.py"]]
+
+
 def test_leading_path_with_a_python_snippet_and_no_programs():
     readme = """```bash
 pip install smolbot

@@ -287,6 +287,20 @@ def test_mode_confirm_value_is_not_allow_all(repo):
         (3, "confirm", False)]
 
 
+def test_names_that_only_mention_a_mode_are_not_modes(repo):
+    """The mode word must end the name: an event name, a rule priority or private state that
+    mentions YOLO or approval mode is not the setting."""
+    from .helpers import probe_findings
+
+    src = ("import os\n\n"
+           'EVENT = os.getenv("EVENT_APPROVAL_MODE_SWITCH", "cli.plan.approval_mode_switch")\n'
+           'PRIORITY = os.getenv("PRIORITY_YOLO_ALLOW_ALL", "998")\n'
+           'PRIVATE = os.getenv("_APPROVAL_MODE", "yolo")\n'
+           'YOLO = os.getenv("AGENT_YOLO_MODE", "off")\n')
+    found = probe_findings(repo, {"agent/config.py": src}, "approval.mode")
+    assert [(f.location.start_line, f.data["key"]) for f in found] == [(6, "AGENT_YOLO_MODE")]
+
+
 def test_a_flag_set_from_a_long_expression_is_shown_on_one_short_line():
     from dids.probes.approval import _flag
 

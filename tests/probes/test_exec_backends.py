@@ -193,3 +193,13 @@ def test_selector_ignores_non_selector_parameters(repo):
     src = ('class Agent:\n    def __init__(self, model: str = "local", executor_path: str = "local"):\n'
            "        self.model = model\n")
     assert probe_findings(repo, {"agent/agent.py": src}, "exec.selector") == []
+
+
+def test_selector_ignores_private_state(repo):
+    """`_sandbox_session = None` on a dataclass is the object's state, not a backend setting."""
+    from .helpers import probe_findings
+
+    src = ("from dataclasses import dataclass, field\n\n\n@dataclass\nclass RunConfig:\n"
+           "    _sandbox_mode: str = 'local'\n    sandbox_mode: str = 'local'\n")
+    found = probe_findings(repo, {"agent/config.py": src}, "exec.selector")
+    assert [f.data["key"] for f in found] == ["sandbox_mode"]

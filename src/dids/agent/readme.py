@@ -19,6 +19,9 @@ _INSTALL = re.compile(
     r"pipx(?!\s+run\b)|poetry\s+add|"
     r"conda|brew|npm|pnpm|yarn|bun|go\s+install|cargo\s+install|docker|docker-compose|podman|"
     r"curl|wget|git\s+clone)\b", re.I)  # `uvx x`, `pipx run x`, `uv tool run x` run it (is_run)
+# making or entering a virtual environment: neither installs the product nor runs it
+_ENV_SETUP = re.compile(r"^(?:python3?(?:\.\d+)?\s+-m\s+venv|uv\s+venv|virtualenv|conda\s+(?:create|"
+                        r"activate)|(?:source|\.)\s+\S*activate|\S*activate(?:\.\w+)?$|pyenv)\b")
 _PY_LANGS = {"py", "python", "python3", "pycon", "ipython"}
 _SHELL_LANGS = {"", "bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "text",
                 "terminal", "fish"}
@@ -132,6 +135,8 @@ def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> Lead
         if b.lang not in _SHELL_LANGS:
             continue
         for cmd in _commands(b):
+            if _ENV_SETUP.match(cmd.text):
+                continue
             if _INSTALL.match(cmd.text) and not _is_run_of_docker(cmd):
                 if lp.install is None and not found_run:
                     lp.install = cmd

@@ -21,8 +21,11 @@ _PROMPT_CONTEXT = re.compile(r"approv|allow|permi|run this|run the|execut|comman
 _PROMPT_CHORE = re.compile(r"install|overwrite|remote|wizard|setup|login|config|delete the|reset|"
                            r"upgrade|update available|telemetry|continue\?|feedback|shar(e|ing)|"
                            r"consent|onboard|rating|issue|report|bug|github|crash|exit|quit", re.I)
-_MODE_KEY = Names(r"AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
-                  r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN", re.I)
+# the mode word ends the name (`approval_mode`, `yolo_mode`, `AUTO_APPROVE`): where another word
+# follows it, the name is about something else (`EVENT_APPROVAL_MODE_SWITCH` names a telemetry
+# event, `PRIORITY_YOLO_ALLOW_ALL` a rule's priority); a leading underscore is private state
+_MODE_KEY = Names(r"^(?!_)\w*(AUTONOMY|AUTO_LEVEL|AUTO_APPROVE|APPROVAL_MODE|CONFIRMATION_MODE|"
+                  r"PERMISSION_MODE|YOLO|TRUST_MODE|AUTO_RUN)(_?(MODE|LEVEL|ENABLED|DEFAULT))?$", re.I)
 _ALLOW_ALL = re.compile(r"^(high|full|full_auto|auto|yolo|allow\w*|bypass\w*|never|trust\w*|true|1|on|"
                         r"dangerous\w*|skip\w*)$", re.I)
 

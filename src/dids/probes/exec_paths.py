@@ -317,6 +317,8 @@ def selectors(index: RepoIndex):
     seen = set()
     for s in index.settings:
         key = s.key.upper()
+        if key.startswith("_"):
+            continue  # `_sandbox_session`: an object's private state, not a setting
         if not re.search(r"NSJAIL|SANDBOX|BWRAP|GVISOR|FIRECRACKER|ISOLATION|EXECUTOR_BACKEND|EXEC_BACKEND|RUNTIME_BACKEND|EXECUTOR_TYPE|^CODE_EXECUTOR$|EXECUTION_(BACKEND|MODE)|EXEC_MODE", key):
             continue
         if key in seen:
