@@ -227,6 +227,29 @@ def test_register_calls_that_hand_no_function_to_a_model(repo):
     assert probe_findings(repo, files, "tools.inventory") == []
 
 
+TOOLKIT = {
+    "agent/toolkits.py": "import requests\n\nfrom agent.function_tool import FunctionTool\n\n\n"
+                         "class SearchToolkit:\n"
+                         "    def search_web(self, query: str) -> str:\n"
+                         "        return requests.get('https://search.invalid', params={'q': query}).text\n\n"
+                         "    def describe(self) -> str:\n        return 'search'\n\n"
+                         "    def get_tools(self):\n"
+                         "        return [FunctionTool(self.search_web), FunctionTool(name='describe')]\n",
+    "agent/function_tool.py": "class FunctionTool:\n    def __init__(self, func=None, name=None):\n"
+                              "        self.func = func\n",
+}
+
+
+def test_a_tool_object_built_around_a_toolkit_method(repo):
+    """FunctionTool(self.search_web) makes the method a tool, owned by its toolkit; a tool
+    object built without a function (FunctionTool(name=...)) hands over no function."""
+    found = [f for f in probe_findings(repo, TOOLKIT, "tools.inventory")
+             if f.data["registration"] == "call"]
+    assert [(f.location.path, f.data["name"], f.data["registration"], f.data["owner"],
+             f.data["capabilities"]) for f in found] == [
+        ("agent/toolkits.py", "search_web", "call", "SearchToolkit", "network")]
+
+
 def test_register_call_near_misses(repo):
     files = {
         "tests/test_wiring.py": REGISTERED,

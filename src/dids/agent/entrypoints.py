@@ -53,6 +53,7 @@ class EntryPoints:
     calls: set[str] = field(default_factory=set)  # method names the README snippet calls
     exclude: set[str] = field(default_factory=set)  # command functions of other subcommands
     snippet_calls: list[tuple[str, tuple[tuple[str, str], ...], int]] = field(default_factory=list)
+    snippet_values: dict[str, str] = field(default_factory=dict)  # `search = Toolkit().search`
     how: str = ""  # how the main path was chosen, for the card
 
     def describe(self) -> str:
@@ -348,6 +349,8 @@ def _snippet(ep: EntryPoints, lp: LeadingPath, graph: CallGraph) -> None:
     """Roots from a README Python snippet: the repository classes and functions it calls."""
     src = "\n".join(lp.snippet.lines).encode()
     facts = extract(lp.path, src)
+    ep.snippet_values.update((a.target, a.value) for a in facts.assigns
+                             if a.scope_kind == "module" and a.target.isidentifier() and a.value)
     for c in facts.calls:
         node = _resolve_target(graph, c.callee)
         if node is None:

@@ -46,7 +46,9 @@ def default_tools(ctx: Context) -> list:
              and not (t.data.get("registration") == "schema" and not _schema_has_tool(t))]
     named = snippet_tool_names(ctx)
     if named:
-        kept = [t for t in tools if str(t.data.get("name")) in named]
+        # the tools named, else every tool of a toolkit named (`SearchToolkit().get_tools()`)
+        kept = [t for t in tools if str(t.data.get("name")) in named] or \
+            [t for t in tools if t.data.get("owner") and str(t.data["owner"]) in named]
         if kept:
             return kept
     return tools
@@ -61,13 +63,18 @@ def snippet_tool_names(ctx: Context) -> set[str]:
     model = ctx.index.agent
     if model is None:
         return set()
-    out = set()
+    out: set[str] = set()
+    values = model.entries.snippet_values
     for _callee, kwargs, _line in model.entries.snippet_calls:
         for k, v in kwargs:
             if k == "tools":
-                out.update(re.findall(r"([A-Za-z_]\w*)\s*\(", v))
-                out.update(n for n in re.findall(r"[A-Za-z_]\w*", v))
-    return out
+                out.update(re.findall(r"[A-Za-z_]\w*", v))
+    # a name the snippet assigned first (`search = SearchToolkit().search_duckduckgo`) stands
+    # for what it was assigned (two steps at most)
+    for _ in range(2):
+        out |= {n for name in list(out) if name in values
+                for n in re.findall(r"[A-Za-z_]\w*", values[name])}
+    return out - set(values)  # the snippet's own variables name no tool of the repository
 
 
 @assessor("C3")

@@ -12,9 +12,9 @@ def tool_caps(t) -> set[str]:
 def powerful_tools(ctx: Context):
     """Tools that execute code, reach the network or write to external systems (not those
     only an opt-in branch or an extra installs: the default session does not hold them)."""
-    return [t for t in ctx.findings["tools.inventory"]
-            if tool_caps(t) & {"exec", "network", "external_comm"}
-            and not str(t.data.get("reach", "")).startswith("opt-in")]
+    from .c3_scoping import default_tools
+
+    return [t for t in default_tools(ctx) if tool_caps(t) & {"exec", "network", "external_comm"}]
 
 
 def empty_default_toolset(ctx: Context) -> bool:

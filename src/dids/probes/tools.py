@@ -170,42 +170,62 @@ def inventory(index: RepoIndex):
 
 
 _REGISTER_CALL = Names(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
+# a tool object built around a function: FunctionTool(self.search), Tool(fn), X.from_defaults(fn=f)
+_TOOL_CTOR = Names(r"(^|\.)(FunctionTool|Tool|StructuredTool)(\.(from_function|from_defaults))?$")
 _FUNCTION_SCHEMA = re.compile(r"""["']type["']\s*:\s*["']function["']""")
+
+
+def _target_of(c) -> str | None:
+    """The function a registering call hands over (as written), if any."""
+    if _REGISTER_CALL.search(c.callee):
+        return c.args[0] if c.args else None
+    if _TOOL_CTOR.search(c.callee) or c.short == "from_function":
+        return c.kw("func") or c.kw("fn") or c.kw("function") or (c.args[0] if c.args else None)
+    return None
 
 
 def _registered_elsewhere(index: RepoIndex, helpers):
     """Tools registered by a call (registry.register(fn), agent.add_tool(fn), StructuredTool.
-    from_function(fn)), by a name→function dict, or described by an OpenAI function schema."""
-    defs = {f"{facts.path}::{d.qualname}": (facts, d)
-            for facts in index.source_py() for d in facts.defs if d.cls is None}
+    from_function(fn), FunctionTool(self.search) in a toolkit), by a name→function dict, or
+    described by an OpenAI function schema."""
+    defs = {f"{facts.path}::{d.qualname}": (facts, d) for facts in index.source_py() for d in facts.defs}
     hooks = semantics.load()
     seen = set()
-    for facts, c in index.calls_where(lambda n: _REGISTER_CALL.search(n) or
-                                      short_name(n) == "from_function"):
-        target = None
-        if _REGISTER_CALL.search(c.callee) and c.args:
-            target = c.args[0]
-        elif c.short == "from_function":
-            target = c.kw("func") or (c.args[0] if c.args else None)
-        if not target or not target.isidentifier() or hooks.match(facts, c, "hook"):
-            continue  # atexit.register(cleanup) runs cleanup at exit: no model is handed it
-        nid = _function_named(index, facts, c, target)
+    for facts, c in index.calls_where(lambda n: _REGISTER_CALL.search(n) or _TOOL_CTOR.search(n)
+                                      or short_name(n) == "from_function"):
+        target = (_target_of(c) or "").strip()
+        if target.startswith("self.") and c.cls and target[5:].isidentifier():
+            nid = _method_named(index, facts, c.cls, target[5:])
+        elif target.isidentifier() and not hooks.match(facts, c, "hook"):
+            nid = _function_named(index, facts, c, target)  # atexit.register(f): no model gets f
+        else:
+            continue
         if nid not in defs or nid in seen:
             continue
         seen.add(nid)
         tf, d = defs[nid]
         caps = _capabilities(tf, d, helpers)
-        typed = all(p.annotation for p in d.params if p.name not in ("self", "cls", "ctx"))
+        params = [p for p in d.params if p.name not in ("self", "cls", "ctx")]
         yield finding("tools.inventory", f"Tool {d.name} registered by {c.raw}(...) "
                       f"({', '.join(caps)}).", facts.path, c.line, kind=_kind(), name=d.name,
-                      registration="call", capabilities=",".join(caps), typed=typed,
-                      params=",".join(f"{p.name}:{p.annotation or '?'}" for p in d.params),
-                      approval=None)
+                      registration="call", capabilities=",".join(caps),
+                      typed=all(p.annotation for p in params),
+                      params=",".join(f"{p.name}:{p.annotation or '?'}" for p in params),
+                      approval=None, owner=(d.cls or "").rsplit(".", 1)[-1])
     for h in index.live_hits([_FUNCTION_SCHEMA.pattern], globs=("*.py",)):
         yield finding("tools.inventory", "A function-calling tool schema is declared here.",
                       h.path, h.line, kind=_kind(), name=f"schema@{h.path}:{h.line}",
                       registration="schema", capabilities="read_only", typed=True, params="",
                       approval=None)
+
+
+def _method_named(index: RepoIndex, facts: PyFacts, cls: str, name: str) -> str | None:
+    """The node id of method NAME of class CLS of FACTS (inherited ones included)."""
+    graph = index.agent.graph if index.agent is not None else None
+    if graph is not None:
+        return graph.method(f"{facts.path}::{cls}", name)
+    q = f"{cls}.{name}"
+    return f"{facts.path}::{q}" if any(d.qualname == q for d in facts.defs) else None
 
 
 def _function_named(index: RepoIndex, facts: PyFacts, call, name: str) -> str | None:
