@@ -69,6 +69,38 @@ python examples/hello.py
     assert [c.words for c in lp.runs] == [["python", "examples/hello.py"]]
 
 
+def test_a_chore_before_the_snippet_does_not_hide_it():
+    readme = """# agents
+
+```bash
+pip install openai-agents
+```
+
+```bash
+uv init
+```
+
+```python
+from agents import Agent, Runner
+
+print(Runner.run_sync(Agent(name="a"), "hi"))
+```
+"""
+    lp = leading_path("README.md", readme, set())
+    assert lp.install.text == "pip install openai-agents"
+    assert lp.snippet is not None and lp.snippet.line == 12
+
+
+def test_tooling_folders_are_never_the_main_module():
+    from dids.agent.entrypoints import _offpath_dir
+
+    assert _offpath_dir(".agents/skills/final-review/scripts/review.py")
+    assert _offpath_dir(".claude/hooks/check.py")
+    assert _offpath_dir("pkg/scripts/release.py")
+    assert not _offpath_dir("pkg/agent/__main__.py")
+    assert not _offpath_dir("run_agent.py")
+
+
 def test_leading_path_with_a_python_snippet_and_no_programs():
     readme = """```bash
 pip install smolbot

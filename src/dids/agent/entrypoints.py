@@ -322,7 +322,12 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
 
 
 def _offpath_dir(path: str) -> bool:
-    return bool(re.match(r"^(scripts?|tools|dev|build|ci|\.github|hack|bin)/", path))
+    """A folder a product does not run from: build, CI and dev tooling anywhere in the tree
+    (`tools/`, `.agents/skills/x/scripts/`), and hidden folders (editor and assistant config)."""
+    from .reach import _OFF_PATH_DIR  # local: reach imports this module
+
+    return bool(re.match(r"^(scripts?|tools|dev|build|ci|\.github|hack|bin)/", path)
+                or re.search(r"(^|/)\.[^/]+/", path) or _OFF_PATH_DIR.search("/" + path))
 
 
 def _command_functions(index: RepoIndex) -> dict[str, set[str]]:

@@ -144,7 +144,9 @@ def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> Lead
             if not is_run(cmd):
                 continue
             lp.runs.append(cmd)
-            found_run = True
+            # a chore (`uv init`, `x onboard`) neither ends the search for the install nor
+            # stands in for the snippet that follows it
+            found_run = found_run or not is_chore(cmd)
         if found_run and any(not is_chore(c) for c in lp.runs):
             break
         if lp.snippet is not None and lp.install is not None:
