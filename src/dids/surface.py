@@ -63,7 +63,9 @@ def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
     subs = [x for x in f["agents.sub"] if str(x.data.get("reach", "default")) != "off-path"]
     sub_default = [x for x in subs if x.data.get("how") == "tool" and id(x) in default_names]
     out["sub_agents"] = _state(bool(sub_default), bool(subs))
-    out["external_communication"] = _state(has(tools, "external_comm"),
+    # code the model runs unfiltered on the host can mail or post to anyone, as it can reach
+    # any network destination
+    out["external_communication"] = _state(has(tools, "external_comm") or bool(free_code),
                                            has(other, "external_comm") or has(inventory, "external_comm"))
     tool_list = []
     for t in tools:

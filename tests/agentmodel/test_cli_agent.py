@@ -318,3 +318,13 @@ def test_findings_in_off_path_places_never_decide_a_level(cli):
                 ("scripts/", "ci/", "src/clawd/legacy/")), (probe_id, x)
     off = {x.location.path for v in f.off_path.values() for x in v if x.location}
     assert "scripts/release.py" in off
+
+
+def test_a_host_shell_the_model_drives_is_a_channel_to_anyone(cli):
+    from dids.criteria.base import Context
+    from dids.rubric import load_rubric
+    from dids.surface import surface
+
+    out, _tools = surface(Context(index=cli.index, findings=cli.findings(), rubric=load_rubric()))
+    assert (out["code_execution"], out["network_egress"], out["external_communication"]) == \
+        ("yes", "yes", "yes")

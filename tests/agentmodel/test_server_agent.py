@@ -185,3 +185,14 @@ def test_agent_probes_on_the_server(srv):
     assert f["agent.executor"][0].data["cls"] == "remote"
     assert ("opsbot/sandbox.py", srv.line("opsbot/sandbox.py", "OPSBOT_BACKEND")) in at(f["agent.guard"])
     assert [x.data["key"] for x in f["secrets.deploy_env"]] == ["OPSBOT_API_TOKEN"]
+
+
+def test_code_run_in_a_remote_sandbox_is_no_channel_to_people(srv):
+    """The surface's external communication: tools that message people, or code the model runs
+    unfiltered on the host (which can mail or post anywhere); a remote sandbox is neither."""
+    from dids.criteria.base import Context
+    from dids.rubric import load_rubric
+    from dids.surface import surface
+
+    out, _tools = surface(Context(index=srv.index, findings=srv.findings(), rubric=load_rubric()))
+    assert (out["code_execution"], out["external_communication"]) == ("yes", "no")
