@@ -156,3 +156,18 @@ def test_a_bare_switch_takes_its_topic_from_its_class(repo):
     assert [(f.data["setting"], f.data["topic"], f.data["value"]) for f in found] == [
         ("enabled", "secrets", "False")]
     assert found[0].claim.startswith("Setting MaskingPolicy.enabled defaults to False")
+
+
+PRIVATE = '''from dataclasses import dataclass
+
+
+@dataclass
+class RunSettings:
+    _sandbox_mode: str = "local"  # the object's own bookkeeping, not a user setting
+    sandbox_timeout: int = 30
+'''
+
+
+def test_a_private_field_of_a_settings_class_is_not_a_setting(repo):
+    found = probe_findings(repo, {"agent/settings.py": PRIVATE}, "config.default")
+    assert [(f.data["setting"], f.data["value"]) for f in found] == [("sandbox_timeout", "30")]

@@ -205,6 +205,8 @@ class Reach:
             if extra is not None:
                 return f"opt-in:{extra}"  # not installed by default, whatever imports it
         nid = self.node(path, line)
+        if is_test_double(path, self.graph.nodes.get(nid)):
+            return "off-path"  # a mock model or fake client: what a test or a demo selects
         module = f"{path}::{MODULE}"
         if nid in self.dist:
             g = self._guard(nid, line)
@@ -248,6 +250,21 @@ class Reach:
         out.append((nid, self.graph.nodes[nid].line if nid in self.graph.nodes else 0, "entry"))
         out.reverse()
         return out[-limit:]
+
+
+# a test double shipped in the package: `llm/mock.py`, `fake_client.py`, `class FakeModel`
+_DOUBLE_FILE = re.compile(r"(^|/)(mock|fake|dummy|stub)s?(_\w+)?\.py$|_(mock|fake|stub)s?\.py$", re.I)
+_DOUBLE_CLASS = re.compile(r"^(Mock|Fake|Dummy|Stub)[A-Z_]")
+
+
+def is_test_double(path: str, node) -> bool:
+    """Whether PATH (or the class NODE sits in) is a test double: a mock model, a fake client.
+    Nothing in one is the product's mechanism, however near the entry points it is."""
+    if _DOUBLE_FILE.search(path):
+        return True
+    cls = getattr(node, "cls", None) or (node.qualname if node is not None and node.kind == "class"
+                                         else None)
+    return bool(cls) and bool(_DOUBLE_CLASS.match(cls.split(".")[0]))
 
 
 def offpath_place(path: str) -> bool:

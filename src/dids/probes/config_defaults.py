@@ -81,7 +81,7 @@ def config_defaults(index: RepoIndex):
             if a.value is None or a.op not in (None, "", "="):  # not `x += 1`
                 continue
             value = a.value.strip()
-            if a.scope_kind == "class" and a.scope in config_classes:
+            if a.scope_kind == "class" and a.scope in config_classes and not a.target.startswith("_"):
                 m = _FIELD.match(value)
                 shown = m.group(1) if m else value if _LITERAL.match(value) else None
                 how = "config field"
