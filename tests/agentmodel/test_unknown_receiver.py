@@ -128,3 +128,17 @@ def test_the_model_executor_is_the_decisive_c4_evidence_before_the_bell(pair):
     first = default.dims["B"].evidence[0]
     assert (first.path, first.start_line) == ("pairc/run_cmd.py",
                                               pair.line("pairc/run_cmd.py", "Popen"))
+
+
+def test_command_lines_the_model_writes_are_scoped_as_raw_commands(pair):
+    """No tool is registered, but the loop hands the model's command lines to a host executor:
+    tool scoping is assessed (raw commands, nothing checks them), not left unassessed."""
+    from dids.criteria.c3_scoping import assess as assess_c3
+
+    ctx = Context(index=pair.index, findings=pair.findings(), rubric=load_rubric())
+    got = assess_c3(ctx)
+    assert got.assessed
+    default = got.configurations[0]
+    assert (default.dims["S"].level, default.dims["C"].level, default.dims["B"].level) == (0, 0, 0)
+    first = default.dims["S"].evidence[0]
+    assert (first.path, first.start_line) == ("pairc/run_cmd.py", pair.line("pairc/run_cmd.py", "Popen"))

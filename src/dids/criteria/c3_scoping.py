@@ -88,7 +88,11 @@ def assess(ctx: Context) -> CriterionAssessment:
     validators = [x for x in f["exec.filter"] if x.data.get("how") == "validator"]
     code = [p for p in sh.model_exec() if p.cls in ("restricted", "inprocess", "kernel")]
     restricted = [p for p in code if p.cls == "restricted"]
-    if not tools and not code:
+    # no tool at all, but the loop hands command lines the model wrote to a host executor
+    # (`run_cmd(command)` after parsing the reply): the actions are raw commands
+    commands = [p for p in sh.model_exec() if p.cls == "host" and p.finding.data.get("handed_in")] \
+        if not tools and not code else []
+    if not tools and not code and not commands:
         return CriterionAssessment(
             criterion="C3", assessed=False,
             summary="No tool registration dids recognises was found on the scored path, so tool "
@@ -110,7 +114,12 @@ def assess(ctx: Context) -> CriterionAssessment:
     b = ConfigBuilder(ctx, "C3", "default", "default configuration", opt_in=False)
 
     # S and C
-    if code and not raw_exec:
+    if commands:
+        s, stext = 0, ("The agent's actions are command lines the model writes, run as given: "
+                       "no tool schema types or checks them.")
+        s_ev = [p.finding for p in commands[:2]]
+        c, ctext, c_ev = 0, "No path checks what the commands do.", s_ev
+    elif code and not raw_exec:
         s = 1 if restricted else 0
         stext = ("The agent's action is model-written code run as given"
                  + ("; an import allowlist filters it." if restricted else
@@ -165,7 +174,7 @@ def assess(ctx: Context) -> CriterionAssessment:
     # D
     named = snippet_tool_names(ctx)
     gated = [t for t in ctx.findings["tools.inventory"] if t.data.get("disabled")]
-    exec_on = bool(raw_exec or code and not restricted)
+    exec_on = bool(raw_exec or code and not restricted or commands)
     if allow:
         d, dtext, d_ev = 3, ("Agents start with an empty tool list and receive only the tools "
                              "configured."), allow[:2]
@@ -182,11 +191,11 @@ def assess(ctx: Context) -> CriterionAssessment:
     b.set("D", min(d, s + 1), dtext, d_ev)
 
     # B
-    if leaks and (raw_exec or code):
+    if leaks and (raw_exec or code or commands):
         bl, btext = 0, "A misused tool reaches the whole host: commands or code run with the " \
                        "agent's user, files and credentials."
         b_ev = [p.finding for p in leaks[:2]] + raw_exec[:1]
-    elif contained and (raw_exec or code):
+    elif contained and (raw_exec or code or commands):
         bl, btext = 1, "Tools are general-purpose but act on a disposable container and what " \
                        "its tokens and network reach, not on the host."
         b_ev = [p.finding for p in sh.default_sandboxes[:2]] + raw_exec[:1]

@@ -132,10 +132,12 @@ class Shared:
         """Sort key of a spawn as evidence: what a tool or the innermost loop drives first, then
         what an outer loop drives, then the orchestrator's own; within each, a command the
         caller hands in (the model's, passed down to an executor) before one the code reads
-        from its own settings (a notification command run when the agent rings a bell)."""
+        from its own settings (a notification command run when the agent rings a bell), and a
+        command line through a shell (what a model writes) before an argv list."""
         if not self._tier:
             self.exec_paths  # noqa: B018 (fills _tier)
-        return (-self._tier.get(id(x), 0), 0 if x.data.get("handed_in") else 1)
+        return (-self._tier.get(id(x), 0), 0 if x.data.get("handed_in") else 1,
+                0 if x.data.get("shell") else 1)
 
     @cached_property
     def model_exec_env_leaks(self) -> list[ExecPath]:
