@@ -149,6 +149,9 @@ def parent_of(d) -> str | None:
     return d.qualname[:-(len(d.name) + 1)]
 
 
+_GENERIC = re.compile(r"^[A-Z][0-9]?$")  # a type parameter (`T`, `K`), not a named type
+
+
 def type_names(annotation: str | None) -> list[str]:
     """The named types an annotation mentions (generic wrappers like Promise<> looked into)."""
     if not annotation:
@@ -718,7 +721,11 @@ class _Resolver:
             if d is not None:
                 for p in d.params:
                     if p.name == name and p.annotation:
-                        return type_names(p.annotation)[:1]
+                        if "=>" in p.annotation:
+                            # an inline function type (`(value: T) => unknown`): the callback is
+                            # whatever the caller passes; the types it names are its arguments'
+                            return []
+                        return [t for t in type_names(p.annotation)[:1] if not _GENERIC.match(t)]
                 for p in d.params:
                     if p.annotation and name in p.annotation:
                         for n, t in _TYPED_NAME.findall(p.annotation):
