@@ -118,3 +118,40 @@ def test_selector_state_values():
     assert selector_state("AGENT_SANDBOX", "docker") is True
     assert selector_state("X_SANDBOX_ENABLED", "0") is False
     assert selector_state("X_NSJAIL_PATH", "/usr/bin/nsjail") is None
+
+
+BACKEND_CHOICES = '''import subprocess
+
+VALID_SANDBOX_COMMANDS = [
+    "docker",
+    "podman",
+    "runsc",
+    "lxc",
+]
+SCHEMA = {"command": {"enum": ["docker", "podman", "sandbox-exec", "runsc", "lxc"]}}
+
+
+def check(sandbox: str) -> bool:
+    if sandbox == "runsc":
+        return True
+    return sandbox in VALID_SANDBOX_COMMANDS
+
+
+def run_jailed(command: str) -> str:
+    argv = [
+        "nsjail",
+        "--config",
+        "/etc/jail.cfg",
+        "--",
+        "sh", "-c", command,
+    ]
+    return subprocess.run(argv, capture_output=True, text=True).stdout
+'''
+
+
+def test_a_backend_offered_or_compared_is_not_a_wrapper_but_an_argv_element_is(repo):
+    """The names in a list or enum of backend choices and a comparison that picks one are
+    options, not uses; `"nsjail",` opening an argv list with its flags is a use."""
+    found = probe_findings(repo, {"agent/sandbox.py": BACKEND_CHOICES}, "exec.wrapper")
+    nsjail = next(i for i, t in enumerate(BACKEND_CHOICES.splitlines(), 1) if t.strip() == '"nsjail",')
+    assert [(f.location.start_line, f.data["wrapper"]) for f in found] == [(nsjail, "nsjail")]

@@ -225,6 +225,37 @@ def spawns(index: RepoIndex):
                       handed_in=handed_in(facts, call))
 
 
+_QUOTED_BACKEND = r"""["'][\w/.-]*(?:nsjail|bwrap|runsc|firecracker|firejail|sandbox-exec)["']"""
+# a setting's value compared with a backend's name: the branch that picks it, not its use
+_COMPARED = re.compile(rf"[=!]==?\s*{_QUOTED_BACKEND}|{_QUOTED_BACKEND}\s*[=!]==?|\bcase\s+{_QUOTED_BACKEND}")
+_QUOTED_NAME = re.compile(r"""["']([\w/.-]+)["']""")
+_BARE_ELEMENT = re.compile(r"""^\|?\s*["']([\w/.-]+)["']\s*,?\s*$""")
+_BACKEND_NAMES = {"docker", "podman", "nsjail", "bwrap", "runsc", "gvisor", "firecracker",
+                  "firejail", "sandbox-exec", "lxc", "e2b", "modal", "local", "none", "host"}
+
+
+def _in_backend_list(index: RepoIndex, path: str, line: int) -> bool:
+    """Whether LINE is one element of a list, enum or union of backend names (a line holding
+    only a quoted name, beside another line naming a different backend, or a line listing
+    three of them): the options a setting may take. An argv element (`"nsjail",` followed by
+    its flags) is not."""
+    text = index.line(path, line).strip()
+    inline = {q.rsplit("/", 1)[-1] for q in _QUOTED_NAME.findall(text)} & _BACKEND_NAMES
+    if len(inline) >= 3:  # `enum: ['docker', 'podman', 'runsc', 'lxc']` on one line
+        return True
+    m = _BARE_ELEMENT.match(text)
+    if not m:
+        return False
+    own = m.group(1).rsplit("/", 1)[-1]
+    for n in range(max(1, line - 3), line + 4):
+        if n == line:
+            continue
+        other = _BARE_ELEMENT.match(index.line(path, n).strip())
+        if other and other.group(1) != own and other.group(1).rsplit("/", 1)[-1] in _BACKEND_NAMES:
+            return True
+    return False
+
+
 @probe("exec.wrapper", ("C4",),
        "Wrap exec paths in nsjail, bubblewrap or gVisor with a network namespace and seccomp.")
 def wrappers(index: RepoIndex):
@@ -236,6 +267,8 @@ def wrappers(index: RepoIndex):
             off_names.update(str(sel.data["names"]).split(","))
     hits = index.live_hits([WRAPPERS[n][1] for n in names], globs=("*.py",))
     for h in hits:
+        if _in_backend_list(index, h.path, h.line) or _COMPARED.search(h.text):
+            continue  # `'runsc',` among `'docker', ...`, `sandbox === 'runsc'`: a choice, not a use
         name = names[h.pattern]
         strength = WRAPPERS[name][0]
         facts = index.py.get(h.path)
