@@ -51,6 +51,7 @@ class Reach:
     _root_set: set[str] = field(default_factory=set)
     # folders of in-repository distributions only an extra installs -> that extra (crewai[tools])
     extras: dict[str, str] = field(default_factory=dict)
+    _doubles: dict[str, bool] = field(default_factory=dict)  # node -> whether a test double
 
     def compute(self) -> "Reach":
         g, ep = self.graph, self.entries
@@ -205,7 +206,10 @@ class Reach:
             if extra is not None:
                 return f"opt-in:{extra}"  # not installed by default, whatever imports it
         nid = self.node(path, line)
-        if is_test_double(path, self.graph.nodes.get(nid)):
+        double = self._doubles.get(nid)
+        if double is None:
+            double = self._doubles[nid] = is_test_double(path, self.graph.nodes.get(nid))
+        if double:
             return "off-path"  # a mock model or fake client: what a test or a demo selects
         module = f"{path}::{MODULE}"
         if nid in self.dist:
