@@ -86,11 +86,12 @@ def assess(ctx: Context) -> CriterionAssessment:
     ssrf = [x for x in f["scope.destination"] if x.location and _pkg(x.location.path) in tool_pkgs]
     allow = f["scope.allowlist"]
     validators = [x for x in f["exec.filter"] if x.data.get("how") == "validator"]
-    code = [p for p in sh.model_exec() if p.cls in ("restricted", "inprocess", "kernel")]
+    model_exec = sh.model_exec()
+    code = [p for p in model_exec if p.cls in ("restricted", "inprocess", "kernel")]
     restricted = [p for p in code if p.cls == "restricted"]
     # no tool at all, but the loop hands command lines the model wrote to a host executor
     # (`run_cmd(command)` after parsing the reply): the actions are raw commands
-    commands = [p for p in sh.model_exec() if p.cls == "host" and p.finding.data.get("handed_in")] \
+    commands = [p for p in model_exec if p.cls == "host" and p.finding.data.get("handed_in")] \
         if not tools and not code else []
     if not tools and not code and not commands:
         return CriterionAssessment(

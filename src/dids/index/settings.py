@@ -58,7 +58,8 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
                             if any(b.endswith("BaseSettings") for b in c.bases)
                             or any(dec.split("(")[0].endswith("dataclass") for dec in c.decorators)}
         for a in facts.assigns:
-            if a.scope_kind == "class" and a.scope in settings_classes and a.value is not None:
+            if a.scope_kind == "class" and a.scope in settings_classes and a.value is not None \
+                    and not a.target.startswith("_"):  # `_session`: the object's own state
                 value = a.value
                 m = re.match(r"^Field\((.*)\)$", value, re.S)
                 if m:

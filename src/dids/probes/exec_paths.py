@@ -230,8 +230,8 @@ _QUOTED_BACKEND = r"""["'][\w/.-]*(?:nsjail|bwrap|runsc|firecracker|firejail|san
 _COMPARED = re.compile(rf"[=!]==?\s*{_QUOTED_BACKEND}|{_QUOTED_BACKEND}\s*[=!]==?|\bcase\s+{_QUOTED_BACKEND}")
 _QUOTED_NAME = re.compile(r"""["']([\w/.-]+)["']""")
 _BARE_ELEMENT = re.compile(r"""^\|?\s*["']([\w/.-]+)["']\s*,?\s*$""")
-_BACKEND_NAMES = {"docker", "podman", "nsjail", "bwrap", "runsc", "gvisor", "firecracker",
-                  "firejail", "sandbox-exec", "lxc", "e2b", "modal", "local", "none", "host"}
+# the wrappers above, their binaries, and the other values a backend setting takes
+_BACKEND_NAMES = set(WRAPPERS) | {"runsc", "podman", "lxc", "e2b", "modal", "local", "none", "host"}
 
 
 def _in_backend_list(index: RepoIndex, path: str, line: int) -> bool:
@@ -350,8 +350,6 @@ def selectors(index: RepoIndex):
     seen = set()
     for s in index.settings:
         key = s.key.upper()
-        if key.startswith("_"):
-            continue  # `_sandbox_session`: an object's private state, not a setting
         if not re.search(r"NSJAIL|SANDBOX|BWRAP|GVISOR|FIRECRACKER|ISOLATION|EXECUTOR_BACKEND|EXEC_BACKEND|RUNTIME_BACKEND|EXECUTOR_TYPE|^CODE_EXECUTOR$|EXECUTION_(BACKEND|MODE)|EXEC_MODE", key):
             continue
         if key in seen:

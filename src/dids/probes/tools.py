@@ -8,6 +8,7 @@ import re
 from ..index.pyfacts import FuncDef, PyFacts, short_name
 from ..index.repo import RepoIndex
 from ..agent import semantics
+from ..agent.modules import ModuleMap
 from .base import Names, finding, probe
 from .exec_paths import SPAWN, is_shell
 
@@ -189,14 +190,14 @@ def _registered_elsewhere(index: RepoIndex, helpers):
     from_function(fn), FunctionTool(self.search) in a toolkit), by a name→function dict, or
     described by an OpenAI function schema."""
     defs = {f"{facts.path}::{d.qualname}": (facts, d) for facts in index.source_py() for d in facts.defs}
-    hooks = semantics.load()
+    sem = semantics.load()
     seen = set()
     for facts, c in index.calls_where(lambda n: _REGISTER_CALL.search(n) or _TOOL_CTOR.search(n)
                                       or short_name(n) == "from_function"):
         target = (_target_of(c) or "").strip()
         if target.startswith("self.") and c.cls and target[5:].isidentifier():
             nid = _method_named(index, facts, c.cls, target[5:])
-        elif target.isidentifier() and not hooks.match(facts, c, "hook"):
+        elif target.isidentifier() and not sem.match(facts, c, "hook"):
             nid = _function_named(index, facts, c, target)  # atexit.register(f): no model gets f
         else:
             continue
@@ -243,12 +244,11 @@ def _function_named(index: RepoIndex, facts: PyFacts, call, name: str) -> str | 
         return graph.resolve(name, facts.path)
     if any(d.qualname == name for d in facts.defs):
         return f"{facts.path}::{name}"
-    origin = facts.imports.get(name, "")  # no agent model: `from pkg.mod import name`
-    module = origin.rsplit(".", 1)[0].replace(".", "/")
-    for path in (f"{module}.py", f"src/{module}.py"):
-        if module and path in index.py:
-            return f"{path}::{name}"
-    return None
+    if name not in facts.imports:  # no agent model: follow `from pkg.mod import name` only
+        return None
+    mods = ModuleMap(index.py)
+    hit = mods.split(mods.absolute(facts.imports[name], facts.path))
+    return f"{hit[0]}::{hit[1]}" if hit and hit[1] else None
 
 
 def _tool_classes(index: RepoIndex) -> dict[str, bool]:
