@@ -36,6 +36,28 @@ def test_parallel_facts_equal_sequential(monkeypatch, cpus):
         assert got[path].calls == want.calls and got[path].defs == want.defs
 
 
+def _ts_items(n: int) -> list[tuple[str, bytes]]:
+    return [(f"web/m{i}.ts", (f"import {{ spawn }} from 'node:child_process';\n"
+                              f"export function f{i}() {{ spawn('ls', []); }}\n" * (1 + i % 5)).encode())
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_later_items_come_after_and_apart(monkeypatch, cpus):
+    """facts() returns the first items' facts only; later_facts() the later ones' and ends the
+    workers, which go on with the later items meanwhile."""
+    monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    items, later = _items(30), _ts_items(30)
+    p = Parsing(items, cpus=cpus, later=later)
+    first = p.facts()
+    assert list(first) == [path for path, _ in items]
+    assert p.pool is not None or cpus == 1
+    rest = p.later_facts()
+    assert list(rest) == [path for path, _ in later] and p.pool is None
+    assert [c.callee for c in rest["web/m3.ts"].calls] == ["child_process.spawn"] * 4
+    assert rest["web/m3.ts"].lang == "typescript" and first["pkg/m3.py"].lang == "python"
+
+
 def test_error_stops_the_workers(monkeypatch):
     monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
     p = Parsing(_items(40), cpus=2)

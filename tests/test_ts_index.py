@@ -307,3 +307,61 @@ def test_gate_exclusions_leave_typescript_facts_and_manifests_out(repo):
     assert apply_config(index, Claims(config=cfg)) == 2
     assert sorted(index.ts) == ["src/a.ts"] and index.stats["ts_parsed"] == 1
     assert [p.path for p in index.node_packages] == ["package.json"]
+
+
+MIXED = {
+    "README.md": "# acme\n\n```\npip install acme\nacme run\n```\n",
+    "pyproject.toml": '[project]\nname = "acme"\n[project.scripts]\nacme = "acme.cli:main"\n',
+    "acme/__init__.py": "",
+    "acme/cli.py": "import os\nimport subprocess\n\nTIMEOUT = int(os.getenv('ACME_TIMEOUT', '30'))\n\n"
+                   "def main():\n    subprocess.run(['ls'], timeout=TIMEOUT)\n",
+    "frontend/package.json": '{"name": "acme-web", "version": "1.0.0"}\n',
+    "frontend/src/settings.ts": "export const DEFAULT_SETTINGS = { CONFIRMATION_MODE: false };\n"
+                                "export const API = process.env.ACME_API ?? 'http://localhost';\n",
+    "frontend/src/broken.ts": "export function f( {\n" + "  ((((\n" * 2000 + "}\n",
+}
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_a_deferred_typescript_parse_completes_to_the_same_index(tmp_path, monkeypatch, workers):
+    """build_index(defer_ts=True) returns after the Python parse; the first reader of ts,
+    settings, skipped or stats waits for the TypeScript side, and then sees what an index built
+    in one go holds."""
+    from conftest import RepoBuilder
+
+    if workers:
+        monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    repo = RepoBuilder(tmp_path / "mixed")
+    repo.commit(MIXED)
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
+    whole = build_index(acquire(str(repo.path)))
+    deferred = build_index(acquire(str(repo.path)), defer_ts=True)
+    assert "ts" not in deferred.__dict__ and "settings" not in deferred.__dict__
+    assert set(deferred.py) == set(whole.py) == {"acme/__init__.py", "acme/cli.py"}
+    assert sorted(deferred.ts) == sorted(whole.ts) == ["frontend/src/broken.ts",
+                                                       "frontend/src/settings.ts"]
+    assert deferred._pending is None
+    assert [(s.key, s.path, s.line) for s in deferred.settings] == \
+        [(s.key, s.path, s.line) for s in whole.settings]
+    assert any(s.path == "frontend/src/settings.ts" for s in deferred.settings)
+    assert deferred.skipped == whole.skipped
+    assert {k: v for k, v in deferred.stats.items() if not k.endswith("_s")} == \
+        {k: v for k, v in whole.stats.items() if not k.endswith("_s")}
+
+
+def test_a_deferred_parse_nobody_read_is_stopped(tmp_path, monkeypatch):
+    from conftest import RepoBuilder
+
+    monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    stopped = []
+    monkeypatch.setattr(Parsing, "abandon", lambda self: stopped.append(self) or
+                        Parsing.close(self))
+    repo = RepoBuilder(tmp_path / "mixed")
+    repo.commit(MIXED)
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
+    index = build_index(acquire(str(repo.path)), defer_ts=True)
+    assert index._pending is not None and not stopped
+    index.stop_pending()
+    assert len(stopped) == 1 and index._pending is None
+    with pytest.raises(AttributeError):
+        index.ts  # noqa: B018  (stopped: never completed)

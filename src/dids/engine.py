@@ -63,7 +63,8 @@ def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
             notices.detail(f"cached result for {snapshot.commit[:12]} (no indexing, no probes)")
             return hit
     notices.stage("index and parse")
-    index = build_index(snapshot, limits)
+    # the TypeScript/JavaScript parse goes on while the model builds the Python call graph
+    index = build_index(snapshot, limits, defer_ts=True)
     # The index is about a million long-lived objects without reference cycles. Frozen, the
     # cyclic collector stops rescanning them on every full collection the probes trigger
     # (a third of the probe time on a large repository); unfrozen again once scored.
@@ -72,6 +73,7 @@ def score_snapshot(snapshot: Snapshot, *, limits: Limits | None = None,
     try:
         report = score_index(index, repo_url=repo_url)
     finally:
+        index.stop_pending()
         gc.unfreeze()
     if use_cache:
         cache.store(report, url)

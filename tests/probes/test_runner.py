@@ -45,3 +45,18 @@ def test_child_failure_falls_back_to_this_process(index, monkeypatch):
     monkeypatch.setitem(PROBES, victim, spec.__class__(spec.id, spec.criteria, spec.remediation,
                                                        fails_in_child))
     assert _dump(run_probes(index, fork=True)) == alone
+
+
+def test_typescript_units_split_like_python_ones(tmp_path_factory):
+    """A Node package as the scored path: its TypeScript probe units are spread over both
+    processes too, and the findings equal one process's."""
+    from tests.agentmodel.repos import modelled
+    from tests.ts.test_ts_terminal_approvals import FILES
+
+    index = modelled(tmp_path_factory, FILES).index
+    assert index.agent.ts is not None
+    alone = _dump(run_probes(index, fork=False))
+    split = _dump(run_probes(index, fork=True))
+    assert split == alone
+    assert any(f["location"]["path"].endswith(".ts") for found in alone.values() for f in found
+               if f.get("location"))

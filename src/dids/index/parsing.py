@@ -64,21 +64,24 @@ def chunked(items: list[Item], parts: int) -> list[list[Item]]:
 
 
 class Parsing:
-    """Parsing of ITEMS, started by the constructor; `facts()` finishes it here and returns
-    the facts in ITEMS order. Use as a context manager: on an error or timeout the workers
-    are stopped at once."""
+    """Parsing of ITEMS, then of LATER, started by the constructor. `facts()` finishes ITEMS
+    here and returns their facts in ITEMS order; `later_facts()` does the same for LATER and
+    ends the workers. Between the two this process is free (build_index hands it the Python
+    call graph) while the workers go on with LATER. Use as a context manager, or call
+    `abandon()` on an error or timeout: the workers are stopped at once."""
 
-    def __init__(self, items: list[Item], cpus: int | None = None):
-        self.items = items
+    def __init__(self, items: list[Item], cpus: int | None = None, later: list[Item] | None = None):
+        self.items, self.later = items, later or []
         # compile the TypeScript/JavaScript queries here, before the workers fork, so each one
         # inherits them instead of compiling its own
-        for name in {tsfacts.grammar_for(path) for path, _ in items} - {None}:
+        for name in {tsfacts.grammar_for(path) for path, _ in items + self.later} - {None}:
             tsfacts.grammar(name)
         cpus = cpus or os.cpu_count() or 1
-        total = sum(len(d) for _, d in items)
-        self.workers = cpus - 1 if total >= _PARALLEL_MIN_BYTES and len(items) >= 2 * cpus else 0
-        self.chunks = deque(chunked(items, cpus))
-        self.jobs: list[Future] = []
+        every = items + self.later
+        total = sum(len(d) for _, d in every)
+        self.workers = cpus - 1 if total >= _PARALLEL_MIN_BYTES and len(every) >= 2 * cpus else 0
+        self.queues = (deque(chunked(items, cpus)), deque(chunked(self.later, cpus)))
+        self.jobs: list[tuple[int, Future]] = []  # (0: ITEMS, 1: LATER; the job)
         self.lock = threading.Lock()  # workers' completions hand out chunks from another thread
         self.pool = ProcessPoolExecutor(max_workers=self.workers) if self.workers else None
         try:
@@ -89,30 +92,46 @@ class Parsing:
             raise
 
     def _hand_out(self, _done: Future | None = None) -> None:
-        """Give a worker the largest chunk left (also called as each worker chunk completes)."""
+        """Give a worker the largest chunk left, of ITEMS while any is left (also called as each
+        worker chunk completes)."""
         with self.lock:
-            if self.pool is None or not self.chunks:
+            if self.pool is None:
                 return
-            chunk = self.chunks.popleft()
+            group = 0 if self.queues[0] else 1
+            if not self.queues[group]:
+                return
+            chunk = self.queues[group].popleft()
             try:
                 job = self.pool.submit(parse_many, chunk)
             except RuntimeError:  # shut down meanwhile (an error or timeout)
                 return
-            self.jobs.append(job)
+            self.jobs.append((group, job))
         job.add_done_callback(self._hand_out)
 
-    def _take_smallest(self) -> list[Item] | None:
+    def _take_smallest(self, group: int) -> list[Item] | None:
         with self.lock:
-            return self.chunks.pop() if self.chunks else None
+            return self.queues[group].pop() if self.queues[group] else None
 
     def facts(self) -> dict[str, PyFacts]:
+        return self._collect(0, self.items)
+
+    def later_facts(self) -> dict[str, PyFacts]:
+        try:
+            return self._collect(1, self.later)
+        except BaseException:
+            self.abandon()
+            raise
+        finally:
+            self.close()
+
+    def _collect(self, group: int, items: list[Item]) -> dict[str, PyFacts]:
         got: dict[str, PyFacts] = {}
-        while (chunk := self._take_smallest()) is not None:
+        while (chunk := self._take_smallest(group)) is not None:
             budget.check()
             for f in parse_many(chunk):
                 got[f.path] = f
-        with self.lock:  # every chunk is handed out: the job list is final
-            jobs = list(self.jobs)
+        with self.lock:  # every chunk of GROUP is handed out: its job list is final
+            jobs = [job for g, job in self.jobs if g == group]
         # The cyclic GC is paused while a million small objects are unpickled (facts hold no
         # cycles); it would otherwise rescan them repeatedly.
         enabled = gc.isenabled()
@@ -124,7 +143,14 @@ class Parsing:
         finally:
             if enabled:
                 gc.enable()
-        return {path: got[path] for path, _ in self.items}
+        return {path: got[path] for path, _ in items}
+
+    def close(self) -> None:
+        """End the workers once their work is done (the normal end)."""
+        with self.lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def abandon(self) -> None:
         """Stop now (timeout or error): drop queued chunks and end the workers, so the run does
@@ -148,7 +174,4 @@ class Parsing:
         if exc_type is not None:
             self.abandon()
             return
-        with self.lock:
-            pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        self.close()

@@ -3,6 +3,7 @@ facts, Node package manifests, settings, search."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections import Counter
 import re
@@ -50,6 +51,27 @@ class RepoIndex:
     _all_calls: tuple[tuple[PyFacts, Call], ...] | None = None  # all_calls(), built once
     _scripts: str = ""
     agent: object = None  # the agent model (dids.agent.AgentModel), built after the index
+    # build_index(defer_ts=True): completes the TypeScript/JavaScript side (see __getattr__)
+    _pending: Callable[[], None] | None = None
+
+    def __getattr__(self, name: str):
+        # Reached only for an attribute not set. While a deferred TypeScript/JavaScript parse
+        # runs, the attributes it completes (_DEFERRED) are left unset, so the first reader of
+        # any of them waits for it: nothing can see a half-built index, and what never reads
+        # them (the Python call graph) runs meanwhile.
+        if name in _DEFERRED:
+            pending = self.__dict__.get("_pending")
+            if pending is not None:
+                self._pending = None
+                pending()
+                return self.__dict__[name]
+        raise AttributeError(name)
+
+    def stop_pending(self) -> None:
+        """Stop a deferred parse nobody read (an error or timeout before the model read it)."""
+        pending, self._pending = self.__dict__.get("_pending"), None
+        if pending is not None:
+            pending.abandon()
 
     def text(self, path: str) -> str:
         if path not in self._texts:
@@ -261,6 +283,7 @@ def is_readme(path: str) -> bool:
 
 
 _PARSED_LANGS = ("python", "typescript", "javascript")
+_DEFERRED = ("ts", "settings", "skipped", "stats")  # what a deferred TypeScript parse completes
 
 
 def _first(t: tuple) -> int:
@@ -337,7 +360,13 @@ def _safe_relpath(path: str) -> bool:
     return not (path.startswith("/") or any(p in ("", ".", "..") for p in parts))
 
 
-def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
+def build_index(snapshot: Snapshot, limits: Limits | None = None, *,
+                defer_ts: bool = False) -> RepoIndex:
+    """The index of SNAPSHOT. DEFER_TS: return once the Python sources are parsed, while the
+    workers go on with the TypeScript/JavaScript ones; the index's `ts`, `settings`, `skipped`
+    and `stats` are completed by their first reader (the agent model reads them after building
+    the Python call graph, which so overlaps that parse). The caller then ends with
+    `stop_pending()`, which stops a parse nobody read."""
     limits = limits or Limits()
     t0 = time.perf_counter()
     entries = snapshot.list_tree()
@@ -399,8 +428,11 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
     to_parse = [(e.path, blobs.get(e.sha, b"")) for e in first
                 if _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)
                 and not _generated(e.path, blobs.get(e.sha, b""), files, skipped)]
-    parsing = Parsing(to_parse)
-    with parsing:
+    later = [item for item in to_parse if files[item[0]].lang != "python"] if defer_ts else []
+    if later:
+        to_parse = [item for item in to_parse if files[item[0]].lang == "python"]
+    parsing = Parsing(to_parse, later=later)
+    try:
         first_paths = {e.path for e in first}
         rest = [e for e in wanted if e.path not in first_paths]
         # a link's blob is its target text; the target itself is never opened
@@ -419,9 +451,47 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         packages = node_packages(files, blobs, wanted)
         t1 = time.perf_counter()
         parsed = parsing.facts()
+        if not later:
+            parsing.close()
+    except BaseException:
+        parsing.abandon()
+        raise
     t2 = time.perf_counter()
     py: dict[str, PyFacts] = {}
     ts: dict[str, PyFacts] = {}
+    _sort_facts(parsed, py, ts, skipped)
+    index = RepoIndex(snapshot=snapshot, corpus=corpus, files=files, skipped=sorted(skipped),
+                      links=links, py=py, ts=ts, node_packages=packages)
+    from .node_settings import node_settings  # local: settings read the facts
+    from .settings import code_settings
+
+    settings = file_settings + code_settings(index)  # (Python facts only)
+
+    def complete() -> None:
+        """The TypeScript/JavaScript facts and what is read from them."""
+        t3 = time.perf_counter()
+        _sort_facts(parsing.later_facts() if later else {}, py, ts, skipped)
+        index.ts, index.skipped = ts, sorted(skipped)
+        index.settings = settings + node_settings(index, blobs, wanted)
+        index.stats = {"files": len(files), "python_parsed": len(py), "ts_parsed": len(ts),
+                       "skipped": len(skipped), "read_s": round(t1 - t0, 3),
+                       "parse_s": round(t2 - t1 + time.perf_counter() - t3, 3)}
+        if gc.get_freeze_count():  # the caller froze the early facts: the late ones join them
+            gc.freeze()
+
+    if not later:
+        complete()
+        return index
+    complete.abandon = parsing.abandon  # type: ignore[attr-defined]  (stop_pending)
+    for name in _DEFERRED:  # unset: their first reader completes them (RepoIndex.__getattr__)
+        index.__dict__.pop(name, None)
+    index._pending = complete
+    return index
+
+
+def _sort_facts(parsed: dict[str, PyFacts], py: dict[str, PyFacts], ts: dict[str, PyFacts],
+                skipped: list[tuple[str, str]]) -> None:
+    """PARSED into PY or TS by language; files left out (or partly) are noted in SKIPPED."""
     for path, facts in parsed.items():
         if facts.skipped:  # e.g. a parse over its time limit: no facts, not credited
             skipped.append((path, facts.skipped))
@@ -429,17 +499,6 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None) -> RepoIndex:
         if facts.partial:  # facts kept, some of the file left out
             skipped.append((path, facts.partial))
         (py if facts.lang == "python" else ts)[path] = facts
-
-    index = RepoIndex(snapshot=snapshot, corpus=corpus, files=files, skipped=sorted(skipped),
-                      links=links, py=py, ts=ts, node_packages=packages)
-    from .node_settings import node_settings  # local: settings read the facts
-    from .settings import code_settings
-
-    index.settings = file_settings + code_settings(index) + node_settings(index, blobs, wanted)
-    index.stats = {"files": len(files), "python_parsed": len(py), "ts_parsed": len(ts),
-                   "skipped": len(skipped), "read_s": round(t1 - t0, 3),
-                   "parse_s": round(t2 - t1, 3)}
-    return index
 
 
 def _generated(path: str, data: bytes, files: dict[str, FileRecord],

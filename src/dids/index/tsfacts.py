@@ -39,6 +39,7 @@ Conventions where JavaScript has no Python counterpart:
   (target "default"), class fields (scope the class) and statements directly in a function body
   (declarations and assignments, `this.x = ...` included; scope the function).
 - prose_lines: lines wholly inside comments (JSDoc blocks included).
+- idents: left empty (Python's dead-code checks read them; TypeScript liveness is reach).
 - defaults: process.env reads with their `??`/`||` fallback, zod `.default(v)` on an object
   property and the pairs of DEFAULT_* / default*Settings object literals (see ConfigDefault).
 """
@@ -48,7 +49,6 @@ from __future__ import annotations
 import bisect
 import re
 import sys
-from collections import Counter
 
 import tree_sitter as ts
 
@@ -162,10 +162,9 @@ def extract_ts(path: str, src: bytes) -> PyFacts:
     code_defaults(src, root, g.defaults_query, facts.imports, defaults, _MAX_DEPTH)
     defaults.sort(key=lambda d: d.line)
     facts.defaults = tuple(defaults)
-    idents = facts.idents
-    raw_ids = Counter([src[node.start_byte:node.end_byte] for node in caps.get("id", ())])
-    for ident, n in raw_ids.items():
-        idents[_intern(ident.decode("utf-8", "replace"))] += n
+    # idents stay empty: identifier counts serve Python's dead-code and liveness checks only
+    # (the TypeScript side is judged by reach), and capturing every identifier of a file would
+    # be most of the query's matches
     return facts
 
 

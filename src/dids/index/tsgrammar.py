@@ -44,10 +44,6 @@ _COMMON_QUERY = f"""
 (pair value: (object)) @object
 (assignment_expression right: (object)) @object
 (export_statement value: (object)) @object
-(identifier) @id
-(property_identifier) @id
-(shorthand_property_identifier) @id
-(shorthand_property_identifier_pattern) @id
 """
 _JS_QUERY = f"""
 (field_definition value: {_FUNC_VALUE}) @bound
@@ -59,7 +55,6 @@ _TS_QUERY = f"""
 (abstract_class_declaration) @class
 (variable_declarator value: [(as_expression (object)) (satisfies_expression (object))]) @object
 (internal_module) @object
-(type_identifier) @id
 """
 
 

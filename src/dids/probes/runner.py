@@ -47,26 +47,36 @@ def _run_probes(index: RepoIndex, fork: bool | None) -> Findings:
                    identity, limits, memory, records, scope, secrets, semantic, subagents, tool_calls,
                    tool_defs, tools, untrusted)  # the families register
 
-    def run(pids: list[str]) -> dict[str, list[Finding]]:
-        out = {}
-        for pid in pids:
+    def python_unit(pid: str) -> Callable[[], list[Finding]]:
+        def run() -> list[Finding]:
             found = [_with_reach(index, f) for f in PROBES[pid].func(index) if f.location is None
                      or not index.is_dead(f.location.path, f.location.start_line)]
             found.sort(key=_rank)
-            out[pid] = found
-        return out
+            return found
+        return run
 
     ids = sorted(PROBES)
+    # units of work in a fixed order: every probe over Python, then the TypeScript side's
+    # probes when a Node package is the scored path; each process runs every other unit
+    units = [(pid, python_unit(pid)) for pid in ids]
+    if getattr(index.agent, "ts", None) is not None:
+        from .ts_probes import ts_units
+
+        units += ts_units(index, _with_reach)
+
+    def run(which: list[int]) -> dict[int, list[Finding]]:
+        return {i: units[i][1]() for i in which}
+
     if fork is None:
         fork = _fork_worthwhile(index)
-    by_probe = _split(ids, run) if fork else run(ids)
-    if getattr(index.agent, "ts", None) is not None:  # a Node package is the scored path
-        from .ts_probes import ts_findings
-
-        for pid, extra in ts_findings(index, _with_reach).items():
-            if pid in by_probe and extra:
-                by_probe[pid] = sorted(by_probe[pid] + extra, key=_rank)
-    return Findings({pid: by_probe[pid] for pid in ids})
+    every = list(range(len(units)))
+    done = _split(every, run) if fork else run(every)
+    by_probe = {pid: done[i] for i, pid in enumerate(ids)}
+    for i in every[len(ids):]:  # merged in unit order, so a split never reorders ties
+        pid = units[i][0]
+        if pid in by_probe and done[i]:
+            by_probe[pid] = sorted(by_probe[pid] + done[i], key=_rank)
+    return Findings(by_probe)
 
 
 _REACH_RANK = {"default": 0, "library": 1, "opt-in": 2, "off-path": 3}
@@ -103,7 +113,10 @@ def _rank(f: Finding):
 def _fork_worthwhile(index: RepoIndex) -> bool:
     if not sys.platform.startswith("linux") or (os.cpu_count() or 1) < 2:
         return False
-    return FORK_MIN_CALLS <= sum(len(f.calls) for f in index.py.values()) <= FORK_MAX_CALLS
+    calls = sum(len(f.calls) for f in index.py.values())
+    if getattr(index.agent, "ts", None) is not None:  # the TypeScript side is probed too
+        calls += sum(len(f.calls) for f in index.ts.values())
+    return FORK_MIN_CALLS <= calls <= FORK_MAX_CALLS
 
 
 def _split(ids: list[str], run: Callable[[list[str]], dict]) -> dict:

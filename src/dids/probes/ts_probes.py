@@ -16,7 +16,7 @@ Each finding is tagged with its reach like any other (runner._with_reach).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable
 
 from ..agent.ts_view import ts_view
 from ..models import Finding
@@ -46,19 +46,18 @@ def ts_probe(target: str):
     return wrap
 
 
-def ts_findings(index, tag: Callable[[object, Finding], Finding]) -> dict[str, list[Finding]]:
-    """Findings over the TypeScript side, by probe id, each tagged by TAG(index, finding)."""
+def ts_units(index, tag: Callable[[object, Finding], Finding]
+             ) -> list[tuple[str, Callable[[], list[Finding]]]]:
+    """The TypeScript side's work as (probe id, thunk) units, in a fixed order; each thunk
+    returns its findings tagged by TAG(index, finding). The runner spreads units over its
+    processes, so the units share one TypeScript view per process, built by the first to run."""
     from . import ts_approval, ts_exec, ts_limits, ts_secrets, ts_tools  # noqa: F401  (register)
     from .base import PROBES
 
-    view = ts_view(index)
-    out: dict[str, list[Finding]] = {}
-    for pid in VIEW_PROBES:
-        spec = PROBES.get(pid)
-        if spec is not None:
-            out.setdefault(pid, []).extend(tag(index, f) for f in spec.func(view))
-    for pid, funcs in TS_PROBES.items():
-        for fn in funcs:
-            found: Iterable[Finding] = fn(view)
-            out.setdefault(pid, []).extend(tag(index, f) for f in found)
-    return out
+    def unit(func: Callable) -> Callable[[], list[Finding]]:
+        return lambda: [tag(index, f) for f in func(ts_view(index))]
+
+    units = [(pid, unit(PROBES[pid].func)) for pid in VIEW_PROBES if pid in PROBES]
+    units += [(pid, unit(fn)) for pid, funcs in TS_PROBES.items() for fn in funcs]
+    return units
+
