@@ -365,3 +365,40 @@ def test_a_deferred_parse_nobody_read_is_stopped(tmp_path, monkeypatch):
     assert len(stopped) == 1 and index._pending is None
     with pytest.raises(AttributeError):
         index.ts  # noqa: B018  (stopped: never completed)
+
+
+def test_a_python_led_choice_does_not_wait_for_the_typescript_parse(tmp_path, monkeypatch):
+    """Choosing the scored path reads manifests and the README: a Python-led repository's
+    model goes on (the TypeScript side still parsing) until something reads its facts."""
+    from conftest import RepoBuilder
+    from dids.agent.callgraph import build as build_graph
+    from dids.agent.entrypoints import find as find_entries
+    from dids.agent.ts_entries import choose
+
+    repo = RepoBuilder(tmp_path / "mixed")
+    repo.commit(MIXED)
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
+    index = build_index(acquire(str(repo.path)), defer_ts=True)
+    graph = build_graph(dict(index.py))
+    entries = find_entries(index, graph)
+    assert choose(index, entries) is None
+    assert index._pending is not None  # nothing has waited for the TypeScript facts yet
+    assert "frontend/src/settings.ts" in index.ts and index._pending is None
+
+
+def test_a_typescript_led_repository_scores_alike_deferred_or_not(tmp_path, monkeypatch):
+    from conftest import RepoBuilder
+    from dids.engine import score_index
+    from tests.ts.test_ts_terminal_approvals import FILES
+
+    repo = RepoBuilder(tmp_path / "node")
+    repo.commit({**FILES, "tools/helper.py": "import subprocess\n\ndef run():\n"
+                                             "    subprocess.run(['ls'])\n"})
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
+    reports = []
+    for defer in (False, True):
+        index = build_index(acquire(str(repo.path)), defer_ts=defer)
+        report = score_index(index, reviewed="2026-01-01")
+        assert index.agent.ts is not None  # the Node package is the scored path either way
+        reports.append(report.model_dump(exclude={"stats"}))
+    assert reports[0] == reports[1]

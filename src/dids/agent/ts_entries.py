@@ -52,9 +52,17 @@ class Choice:
 
 def choose(index, ep: EntryPoints) -> Choice | None:
     """The package whose entries are the scored path, or None when the Python entry points
-    already are (or no Node package ships an entry)."""
+    already are (or no Node package ships an entry, or no TypeScript/JavaScript was parsed).
+    Chosen from manifests and the README: only a Node choice waits for a deferred parse."""
+    if not index.may_have_ts():
+        return None
+    choice = _choose(index, ep)
+    return choice if choice is not None and index.ts else None
+
+
+def _choose(index, ep: EntryPoints) -> Choice | None:
     pkgs = [p for p in index.node_packages if p.name is not None or p.bin or p.vscode]
-    if not pkgs or not getattr(index, "ts", None):
+    if not pkgs:
         return None
     bins = {e.name: (p, e) for p in pkgs for e in p.bin}
     names = {p.name.value: p for p in pkgs if p.name and p.name.value}

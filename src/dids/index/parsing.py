@@ -6,6 +6,10 @@ front; this process, once its own work (reading and packing the rest of the tree
 takes the smallest chunks from the back instead of waiting. So no core idles, and the facts of
 this process's share are never pickled. With one core, or little source, everything is parsed
 here.
+
+A second group of sources can follow the first (build_index defers the TypeScript/JavaScript
+ones): workers take it once the first is handed out, and this process, given the first group's
+facts, does other work (the Python call graph) before it helps with the rest.
 """
 
 from __future__ import annotations

@@ -67,6 +67,11 @@ class RepoIndex:
                 return self.__dict__[name]
         raise AttributeError(name)
 
+    def may_have_ts(self) -> bool:
+        """Whether there are TypeScript/JavaScript facts, or a deferred parse that may give
+        some (answered without waiting for it)."""
+        return self.__dict__.get("_pending") is not None or bool(self.ts)
+
     def stop_pending(self) -> None:
         """Stop a deferred parse nobody read (an error or timeout before the model read it)."""
         pending, self._pending = self.__dict__.get("_pending"), None
