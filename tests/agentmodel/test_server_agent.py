@@ -156,7 +156,10 @@ def test_remote_sandbox_row_is_the_model_driven_executor(srv):
     modal = srv.sink("opsbot/sandbox.py", "modal.Sandbox.create")
     assert (modal.cls, modal.reach, modal.driven, modal.row) == (
         "remote", "opt-in:OPSBOT_BACKEND", True, "exec:modal.Sandbox.create")
-    assert [s.line for s in srv.model.session.executors(driven=True)] == [e2b.line]
+    # the sandbox the step creates and the command it runs there (the model's, handed in)
+    run = srv.sink("opsbot/sandbox.py", "sandbox.commands.run(command)")
+    assert (run.cls, run.reach, run.row) == ("remote", "default", "exec:commands.run")
+    assert [s.line for s in srv.model.session.executors(driven=True)] == [e2b.line, run.line]
 
 
 @pytest.mark.parametrize("path,needle,want", [

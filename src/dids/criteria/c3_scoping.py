@@ -89,10 +89,11 @@ def assess(ctx: Context) -> CriterionAssessment:
     model_exec = sh.model_exec()
     code = [p for p in model_exec if p.cls in ("restricted", "inprocess", "kernel")]
     restricted = [p for p in code if p.cls == "restricted"]
-    # no tool at all, but the loop hands command lines the model wrote to a host executor
-    # (`run_cmd(command)` after parsing the reply): the actions are raw commands
-    commands = [p for p in model_exec if p.cls == "host" and p.finding.data.get("handed_in")] \
-        if not tools and not code else []
+    # no tool at all, but the loop hands command lines the model wrote to an executor, on the
+    # host or in a sandbox (`run_cmd(command)` after parsing the reply, a container session's
+    # `BashAction(command=...)`): the actions are raw commands
+    commands = [p for p in model_exec if p.cls in ("host", "container", "jail", "remote")
+                and p.finding.data.get("handed_in")] if not tools and not code else []
     if not tools and not code and not commands:
         return CriterionAssessment(
             criterion="C3", assessed=False,

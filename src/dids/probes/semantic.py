@@ -11,12 +11,15 @@ from __future__ import annotations
 from ..agent.semantics import matches
 from ..index.repo import RepoIndex
 from .base import finding, probe
+from .exec_paths import handed_in
 
 
 def _scan(index: RepoIndex, kind: str):
     for facts, call, row in matches(index).get(kind, ()):
         where = call.func or "module scope"
         data = {k: v for k, v in row.attrs if isinstance(v, (str, int, bool))}
+        if kind == "exec":  # a command or code its caller hands in: what a model's action reaches
+            data["handed_in"] = handed_in(facts, call)
         yield finding(f"sem.{kind}", f"{call.raw}(...) in {where}: {row.why}", facts.path,
                       call.line, call.end_line, row=row.id, func=call.func or "",
                       callee=call.callee, **data)
