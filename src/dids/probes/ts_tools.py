@@ -224,6 +224,9 @@ def _classes(index, facts, g, emit):
         fields = by_class.get(c.qualname, {})
         name = _literal(fields["name"].value) if "name" in fields else None
         if not name:
+            f = _declarative(index, facts, g, emit, c, fields)
+            if f:
+                yield f
             continue
         methods = g.methods.get(f"{facts.path}::{c.qualname}", {})
         handler = next((methods[k] for k in _HANDLER_KEYS if k in methods), None)
@@ -236,6 +239,74 @@ def _classes(index, facts, g, emit):
                  how=f"class {c.name}")
         if f:
             yield f
+
+
+_NAME_FIELDS = ("Name", "NAME", "toolName", "TOOL_NAME")
+_SCHEMA_ARG = re.compile(r"schema|parameters", re.I)
+
+
+def _declarative(index, facts, g, emit, c, fields):
+    """A tool in two classes: the declared tool (a `...Tool` base, its schema handed to the base
+    constructor) builds an invocation object (`createInvocation(params) { return new
+    XInvocation(...) }`) whose execute/run method is the handler. Its name is the `Name` field's
+    string, read through a constant where it is one, else the class name."""
+    if not any(re.search(r"Tool\b", b.split("<", 1)[0]) for b in c.bases):
+        return None
+    resolver = index.agent.ts.resolver
+    handlers = []
+    for call in facts.calls:
+        if call.cls != c.qualname or not call.raw.startswith("new "):
+            continue
+        target = resolver.symbol(facts.path, call.raw[4:].split("<", 1)[0].strip())
+        if target is None or g.nodes[target].kind != "class":
+            continue
+        methods = g.methods.get(target, {})
+        handler = next((methods[k] for k in _HANDLER_KEYS if k in methods), None)
+        if handler is not None and handler not in handlers:
+            handlers.append(handler)
+    if not handlers:
+        return None
+    field = next((fields[k] for k in _NAME_FIELDS if k in fields), None)
+    name = _const_string(index, facts, field.value) if field is not None and field.value else None
+    typed = any(call.cls == c.qualname and call.raw == "super" and
+                any(_SCHEMA_ARG.search(a) for a in call.args) for call in facts.calls)
+    return emit(facts, c.line, c.line, name or c.name, "subclass", handlers, name or c.name, typed,
+                how=f"class {c.name} (its invocation's handler)")
+
+
+def _const_string(index, facts, text: str) -> str | None:
+    """The string TEXT holds: a literal, or a module constant of this file or of the module it
+    is imported from (followed through one re-export)."""
+    text = text.strip()
+    if _literal(text):
+        return _literal(text)
+    if not re.match(r"^[A-Za-z_$][\w$]*$", text):
+        return None
+    own = _module_const(facts, text)
+    if own is not None or text not in facts.imports:
+        return own
+    resolver = index.agent.ts.resolver
+    spec, rest = resolver.split_origin(facts.path, facts.imports[text])
+    target = resolver.info.modules.resolve(facts.path, spec)
+    there = index.ts.get(target) if target else None
+    if there is None or not rest:
+        return None
+    got = _module_const(there, rest)
+    if got is not None:
+        return got
+    for key in there.imports:  # `export * from "./x"`, `export { NAME } from "./x"`
+        if key.startswith("<module>"):
+            further = resolver.info.modules.resolve(target, key[8:])
+            facts2 = index.ts.get(further) if further else None
+            got = _module_const(facts2, rest) if facts2 is not None else None
+            if got is not None:
+                return got
+    return None
+
+
+def _module_const(facts, name: str) -> str | None:
+    return next((_literal(a.value) for a in facts.assigns if a.scope_kind == "module" and
+                 a.target == name and _literal(a.value)), None)
 
 
 def _dispatch_cases(index, facts, g, emit):
