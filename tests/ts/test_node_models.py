@@ -105,3 +105,30 @@ def test_near_misses_do_not_fire(view):
     assert where, "the rows fire somewhere"
     assert not [p for p in where if "miss_comment" in p or p.endswith(".test.ts")
                 or p.startswith(("dist/", "docs/"))]
+
+
+def test_a_gemini_call_through_the_clients_own_generator_interface(tmp_path, monkeypatch):
+    """Clients hold the SDK's `models` behind an interface of their own (a content generator):
+    the call is a model call wherever the file uses the SDK, and a same-named method of a file
+    that never imports it is not."""
+    from conftest import RepoBuilder
+
+    chat = ('import type { GenerateContentParameters } from "@google/genai";\n'
+            "export class Chat {\n"
+            "  constructor(private readonly generator: { generateContentStream(r: unknown): unknown }) {}\n"
+            "  send(req: GenerateContentParameters) {\n"
+            "    return this.generator.generateContentStream(req);\n"
+            "  }\n"
+            "}\n")
+    other = ("export class Report {\n"
+             "  send(doc: { generateContent(): string }) {\n"
+             "    return doc.generateContent();\n"
+             "  }\n"
+             "}\n")
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"package.json": '{"name": "agent", "version": "1.0.0"}\n',
+                 "src/chat.ts": chat, "src/report.ts": other})
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
+    view = ts_view(build_index(acquire(str(repo.path))))
+    llm = [(facts.path, c.line) for facts, c, _r in ts_semantics.matches(view).get("llm", ())]
+    assert llm == [("src/chat.ts", 5)]
