@@ -331,3 +331,24 @@ def test_c2_alternative_cites_the_shipped_switch_first_for_d(m):
     alt = [cfg for cfg in c2.assessment.configurations if cfg.opt_in][0]
     d = alt.dims["D"].evidence[0]
     assert (d.path, d.start_line) == ("src/cli.ts", m.line("src/cli.ts", "const defaultAutoApprove"))
+
+
+MODE_ONLY = AGENT.replace('''    this.config.onApprovalRequested?.(name);
+    if (this.config.autoApprove === false) {
+      const approval = await this.requestToolApproval(name);
+      if (!approval.approved) {
+        return "skipped";
+      }
+    }
+    return runShell(input.command);''', '''    if (this.config.getApprovalMode() === "plan" || this.config.isConfirmationRequired) {
+      return "skipped";
+    }
+    return runShell(input.command);''')
+
+
+def test_reading_an_approval_setting_is_not_asking(tmp_path_factory):
+    """`getApprovalMode()` or `isConfirmationRequired` before the tool runs reads a setting; a
+    branch that returns on it is not a person's decision."""
+    assert MODE_ONLY != AGENT
+    m = modelled(tmp_path_factory, {**FILES, "src/agent.ts": MODE_ONLY})
+    assert not [f for f in m.findings()["approval.gate"] if f.data.get("how") == "callback"]

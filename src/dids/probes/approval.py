@@ -236,6 +236,15 @@ def gates(index: RepoIndex):
 _INTERPOLATION = re.compile(r"\$\{[^{}]*\}")
 # a callback the loop is handed through its configuration and calls to ask for a decision
 _CALLBACK_PROP = re.compile(r"^(?!on[A-Z_]|handle|emit|notify|publish|dispatch)\w*(?i:approv|confirm|permission)\w*$")
+# a property that reads a setting or a state about approvals (`getApprovalMode()`,
+# `isConfirmationRequired`, `setApprovalPolicy`) asks nobody
+_SETTING_READ = re.compile(r"^(is|has|set|should|can|was)(?=[A-Z_])|(Mode|Modes|Status|State|"
+                           r"Level|Policy|Policies|Config|Settings?|Enabled|Required|Type|Kind|"
+                           r"Flags?)$")
+
+
+def _asks_by_name(prop: str) -> bool:
+    return bool(_CALLBACK_PROP.match(prop)) and not _SETTING_READ.search(prop)
 _PROP_READ = re.compile(r"\.([A-Za-z_$][\w$]*)")
 _HANDED_DEPTH = 4
 
@@ -362,7 +371,7 @@ def _approval_asks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, i
         bound: dict[str, str] = {}  # local -> property (`const ask = this.config.requestApproval`)
         for a in facts.assigns:
             if a.scope in quals and a.value:
-                ms = [x for x in _PROP_READ.finditer(a.value) if _CALLBACK_PROP.match(x.group(1))]
+                ms = [x for x in _PROP_READ.finditer(a.value) if _asks_by_name(x.group(1))]
                 if ms and a.value.strip().endswith(ms[-1].group(1)):
                     bound[a.target] = ms[-1].group(1)
         for c in facts.calls:
@@ -370,7 +379,7 @@ def _approval_asks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, i
                 continue
             prop = bound.get(c.callee)
             if prop is None:
-                ms = [x for x in _PROP_READ.finditer(c.callee) if _CALLBACK_PROP.match(x.group(1))]
+                ms = [x for x in _PROP_READ.finditer(c.callee) if _asks_by_name(x.group(1))]
                 prop = ms[-1].group(1) if ms and c.callee.endswith(ms[-1].group(1)) else None
             if prop and prop not in props:
                 props[prop] = (path, c.line, c.func or "module scope", c.raw)
