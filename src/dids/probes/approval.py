@@ -162,7 +162,12 @@ _GATE_WORDS = re.compile(r"approv|confirm|allow|permi|proceed|run this|execut|\b
 _MODEL_CLASS = re.compile(r"(Model|LLM|Llm|Backend|Provider)$")
 _STATE_GATE = (r"\b(AWAITING_(USER_)?CONFIRMATION|awaiting_confirmation|PENDING_APPROVAL|"
                r"pending_approval|APPROVAL_REQUIRED|ApprovalRequired|AWAITING_APPROVAL|"
-               r"requires_confirmation|NEEDS_APPROVAL)\b")
+               r"requires_confirmation|NEEDS_APPROVAL|AwaitingApproval|AwaitingConfirmation|"
+               r"PendingApproval)\b")
+# a call that moves an action into a state (`state.updateStatus(id, Status.AwaitingApproval,
+# ...)`, `setState(State.PENDING_APPROVAL)`): the state's producer, as an assignment is
+_STATE_SETTER = re.compile(r"\b(set|update|transition|change|move)\w*(Status|State)\w*\s*\([^()]*$",
+                           re.I)
 
 
 @probe("approval.gate", ("C2", "C5"), "Ask a human, showing the exact action, before it runs.")
@@ -221,16 +226,28 @@ def gates(index: RepoIndex):
         m = re.search(_STATE_GATE, text)
         head = text[:m.start()] if m else text
         producer = (re.search(r"(?<![=!<>])=\s*(\(\s*)?[\w.]*$", head) or
-                    (re.match(r"^[\w.]*$", head.strip()) and re.search(r"(?<![=!<>])=\s*\(?$", before))) \
+                    (re.match(r"^[\w.]*$", head.strip()) and re.search(r"(?<![=!<>])=\s*\(?$", before))
+                    or _STATE_SETTER.search(re.sub(r"[\w.]*$", "", head))) \
             and not re.search(r"==|!=|\bis\b|\bin\b", head)
         if not producer:
             continue  # a test of the state, not the place that holds an action
+        if _inside_state_test(index, h.path, h.line):
+            continue  # done once the action already is held (`if x.state == AWAITING: notify`)
         in_tool = _in_tool(index, h.path, h.line)
         if model is not None and not in_tool and not _reached_from(model.graph, driven, h.path, h.line):
             continue
         yield finding("approval.gate", "The action is held in an awaiting-confirmation state "
                       "until a user decision resumes it.", h.path, h.line, how="state",
                       in_tool=in_tool)
+
+
+def _inside_state_test(index: RepoIndex, path: str, line: int) -> bool:
+    """Whether LINE runs only in a branch that tests for an awaiting-approval state."""
+    facts = index.py.get(path)
+    if facts is None:
+        return False
+    return any(b.line <= line <= b.end_line and b.kind in ("if", "elif", "while") and
+               re.search(_STATE_GATE, b.head) for b in facts.blocks)
 
 
 _INTERPOLATION = re.compile(r"\$\{[^{}]*\}")
