@@ -24,6 +24,7 @@ def _state(default: bool, opt: bool) -> str:
 
 def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
     from .criteria.c3_scoping import caps, default_tools
+    from .criteria.c7_extensions import workspace_extensions
     from .criteria.facts import shared
 
     f = ctx.findings
@@ -59,7 +60,8 @@ def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
                                     has(other, "network"))
     ext = [x for x in f["ext.remote_code"] + f["ext.loader"] + f["ext.mcp_stdio"] + f["sem.mcp"]
            if str(x.data.get("reach", "default")) != "off-path"]
-    out["third_party_extensions"] = _state(False, bool(ext))
+    # on by default when the opened workspace's own hooks and plugins load without an install
+    out["third_party_extensions"] = _state(bool(workspace_extensions(ctx)), bool(ext))
     subs = [x for x in f["agents.sub"] if str(x.data.get("reach", "default")) != "off-path"]
     sub_default = [x for x in subs if x.data.get("how") == "tool" and id(x) in default_names]
     out["sub_agents"] = _state(bool(sub_default), bool(subs))

@@ -352,3 +352,20 @@ def test_reading_an_approval_setting_is_not_asking(tmp_path_factory):
     assert MODE_ONLY != AGENT
     m = modelled(tmp_path_factory, {**FILES, "src/agent.ts": MODE_ONLY})
     assert not [f for f in m.findings()["approval.gate"] if f.data.get("how") == "callback"]
+
+
+def test_workspace_hooks_make_third_party_extensions_on_by_default(m, tmp_path_factory):
+    """The surface line says third-party extensions are on ("yes") when the opened workspace's
+    own hooks load with no install step; without that search path they are not."""
+    from dids.criteria.base import Context
+    from dids.rubric import load_rubric
+    from dids.surface import surface
+
+    def tpe(mm):
+        ctx = Context(index=mm.index, findings=mm.findings(), rubric=load_rubric())
+        return surface(ctx)[0]["third_party_extensions"]
+
+    assert tpe(m) == "yes"
+    home_only = PATHS.replace('join(workspacePath, ".acme", "hooks")', 'join(homedir(), ".acme", "more")')
+    assert home_only != PATHS
+    assert tpe(modelled(tmp_path_factory, {**FILES, "src/paths.ts": home_only})) != "yes"

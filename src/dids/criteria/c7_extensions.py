@@ -12,6 +12,12 @@ def _live(items):
     return [x for x in items if str(x.data.get("reach", "default")) != "off-path"]
 
 
+def workspace_extensions(ctx) -> list:
+    """Hooks and plugins the opened workspace supplies, loaded with no install step (the
+    TypeScript reader of workspace configuration): third-party code on by default."""
+    return [x for x in _live(ctx.findings["memory.repo_config"]) if x.data.get("executable")]
+
+
 @assessor("C7")
 def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
@@ -77,8 +83,7 @@ def assess(ctx: Context) -> CriterionAssessment:
     env_mcp = [x for x in f["memory.dotenv_commands"] if "MCP" in str(x.data.get("key", "")).upper()]
     dotenv = [x for x in f["sem.credential"] if x.data.get("source") == "dotenv" and default_path(x)]
     auto = [r for r in remote if default_path(r) and not r.data.get("acknowledged")]
-    # hooks and plugins the opened workspace supplies load with no install step (TypeScript reader)
-    ws_ext = [x for x in _live(f["memory.repo_config"]) if x.data.get("executable")]
+    ws_ext = workspace_extensions(ctx)
     if ws_ext:
         d, dtext = 0, ("Hooks and plugins supplied by the workspace are discovered and loaded "
                        "without an explicit install.")
