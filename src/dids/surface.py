@@ -7,11 +7,18 @@ configured integration or extension), and `no` when nothing in the live code giv
 
 from __future__ import annotations
 
+import re
+
 from .models import Tool
 
 KEYS = ("code_execution", "filesystem_write", "network_egress", "external_credentials",
         "persistent_memory", "untrusted_input", "third_party_extensions", "sub_agents",
         "external_communication")
+
+
+# the names a tool that starts another agent goes by (as the sub-agent probe reads Python's)
+_DELEGATE_TOOL = re.compile(r"(spawn|invoke|run|start|call|launch|create|new)_?(sub_?)?agent|"
+                            r"sub_?agent|delegat|handoff|subtask|teammate", re.I)
 
 
 def _on(items):
@@ -63,8 +70,16 @@ def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
     # on by default when the opened workspace's own hooks and plugins load without an install
     out["third_party_extensions"] = _state(bool(workspace_extensions(ctx)), bool(ext))
     subs = [x for x in f["agents.sub"] if str(x.data.get("reach", "default")) != "off-path"]
-    sub_default = [x for x in subs if x.data.get("how") == "tool" and id(x) in default_names]
-    out["sub_agents"] = _state(bool(sub_default), bool(subs))
+    # a default-session tool that starts another agent: one the sub-agent probe found at the
+    # tool's definition, or a TypeScript tool named for it (`spawn_agent`, `invoke_agent`)
+    sub_at = {(x.location.path, x.location.start_line) for x in subs
+              if x.data.get("how") == "tool" and x.location and x.data.get("reach") == "default"}
+    sub_default = [t for t in tools if t.location and (
+        (t.location.path, t.location.start_line) in sub_at or
+        (not t.location.path.endswith(".py") and _DELEGATE_TOOL.search(str(t.data.get("name")))))]
+    out["sub_agents"] = _state(bool(sub_default), bool(subs) or any(
+        _DELEGATE_TOOL.search(str(t.data.get("name"))) for t in other
+        if t.location and not t.location.path.endswith(".py")))
     # code the model runs unfiltered on the host can mail or post to anyone, as it can reach
     # any network destination
     out["external_communication"] = _state(has(tools, "external_comm") or bool(free_code),

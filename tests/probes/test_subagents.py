@@ -39,3 +39,52 @@ def test_sub_agents_near_misses(repo):
         "agent/notes.py": '"""managed_agents = [] lists delegates."""\n# def delegate_to_agent(task)\n',
     }
     assert probe_findings(repo, files, "agents.sub") == []
+
+
+CLI = {
+    "pyproject.toml": '[project]\nname = "orch"\n[project.scripts]\norch = "orch.main:main"\n',
+    "orch/__init__.py": "",
+    "orch/main.py": '''import litellm
+
+from orch.tools import TOOLS
+
+
+def main():
+    messages = []
+    while True:
+        reply = litellm.completion(model="m", messages=messages, tools=list(TOOLS))
+        for call in reply.tool_calls:
+            messages.append(TOOLS[call.name](**call.arguments))
+''',
+    "orch/tools.py": '''from orch.registry import tool
+
+
+@tool
+def delegate_to_agent(task: str) -> str:
+    return task
+
+
+@tool
+def summarize(text: str) -> str:
+    return text[:100]
+
+
+TOOLS = {"delegate_to_agent": delegate_to_agent, "summarize": summarize}
+''',
+    "orch/registry.py": "def tool(fn):\n    return fn\n",
+}
+
+
+def test_a_default_tool_that_starts_an_agent_puts_sub_agents_on_the_surface(tmp_path_factory):
+    from dids.criteria.base import Context
+    from dids.rubric import load_rubric
+    from dids.surface import surface
+    from tests.agentmodel.repos import modelled
+
+    def subs(files):
+        m = modelled(tmp_path_factory, files)
+        return surface(Context(index=m.index, findings=m.findings(), rubric=load_rubric()))[0]["sub_agents"]
+
+    assert subs(CLI) == "yes"
+    renamed = CLI["orch/tools.py"].replace("delegate_to_agent", "lookup_record")
+    assert subs({**CLI, "orch/tools.py": renamed}) == "no"

@@ -168,3 +168,32 @@ def test_capabilities_are_what_the_invocation_reaches(m):
     tools = _tools(m)
     assert {"exec", "shell"} <= set(tools["run_shell_command"].data["capabilities"].split(","))
     assert "exec" not in tools["read_file"].data["capabilities"].split(",")
+
+
+SPAWN = READ.replace("ReadToolInvocation", "SpawnToolInvocation").replace("ReadTool", "SpawnAgentTool") \
+    .replace("READ_TOOL_NAME", "SPAWN_TOOL_NAME").split("// near misses")[0]
+
+
+def _sub_agents(mm) -> str:
+    from dids.criteria.base import Context
+    from dids.rubric import load_rubric
+    from dids.surface import surface
+
+    ctx = Context(index=mm.index, findings=mm.findings(), rubric=load_rubric())
+    return surface(ctx)[0]["sub_agents"]
+
+
+@pytest.mark.parametrize("name,want", [("spawn_agent", "yes"), ("read_agents_md", "no")])
+def test_a_default_tool_that_starts_an_agent_puts_sub_agents_on_the_surface(tmp_path_factory,
+                                                                              name, want):
+    files = {**FILES, "src/tools/spawn.ts": SPAWN,
+             "src/tools/definitions/names.ts": NAMES + f'export const SPAWN_TOOL_NAME = "{name}";\n',
+             "src/tools/tool-names.ts": TOOL_NAMES.replace("READ_TOOL_NAME }", "READ_TOOL_NAME, SPAWN_TOOL_NAME }"),
+             "src/index.ts": INDEX.replace('registry.registerTool(new ReadTool());',
+                                           'registry.registerTool(new ReadTool());\n'
+                                           'registry.registerTool(new SpawnAgentTool());')
+             .replace('import { runLoop }', 'import { SpawnAgentTool } from "./tools/spawn.js";\n'
+                                            'import { runLoop }')}
+    mm = modelled(tmp_path_factory, files)
+    assert name in _tools(mm)
+    assert _sub_agents(mm) == want
