@@ -101,3 +101,14 @@ def test_a_fixed_setup_command_alone_leaves_tool_scoping_unassessed(tmp_path_fac
     m = modelled(tmp_path_factory, {**FILES, "benchagent/env.py": env})
     ctx = Context(index=m.index, findings=m.findings(), rubric=load_rubric())
     assert not assess_c3(ctx).assessed
+
+
+def test_with_no_tool_the_ungated_command_executor_is_the_c2_evidence(bench):
+    from dids.criteria.c2_approval import assess as assess_c2
+
+    ctx = Context(index=bench.index, findings=bench.findings(), rubric=load_rubric())
+    default = assess_c2(ctx).configurations[0]
+    assert default.dims["S"].level == 0
+    first = default.dims["S"].evidence[0]
+    assert (first.path, first.start_line) == ("benchagent/env.py",
+                                              bench.line("benchagent/env.py", "BashAction(command=command"))

@@ -226,8 +226,9 @@ def _from_gates(ctx: Context, gates, powerful, undo, none, exempt_lists=(), bypa
             b.set("S", 0, "Nothing asks a human by default: the approval callback answers "
                   "approved while the shipped switch is on.", switch[:1] + list(bypass[:1]) + powerful[:1])
         else:
-            b.set("S", 0, "Nothing asks a human before a tool or command runs.", powerful[:2] + [none])
-        b.set("C", 0, "No tool reaches a gate.", powerful[:2] or [none])
+            b.set("S", 0, "Nothing asks a human before a tool or command runs.",
+                  (powerful[:2] or _ungated_commands(ctx)) + [none])
+        b.set("C", 0, "No tool reaches a gate.", powerful[:2] or _ungated_commands(ctx) or [none])
         b.set("D", 0, "No approval is on by default.", switch[:1] + opt[:1] or [none])
         b.set("B", bl, btext, b_ev)
         if powerful:
@@ -249,6 +250,14 @@ def _from_gates(ctx: Context, gates, powerful, undo, none, exempt_lists=(), bypa
                f"a setting; {len(powerful)} powerful tools are in reach.")
     return CriterionAssessment(criterion="C2", assessed=True, summary=summary,
                                configurations=tuple(configs))
+
+
+def _ungated_commands(ctx: Context) -> list:
+    """With no tool registered, what runs ungated is the executor the loop hands the model's
+    command lines or code to (as C3 scopes them)."""
+    from .facts import shared
+
+    return [p.finding for p in shared(ctx).model_exec() if p.finding.data.get("handed_in")][:2]
 
 
 def _switch_default(ctx: Context, opt) -> list:
