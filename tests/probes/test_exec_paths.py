@@ -155,3 +155,40 @@ def test_a_backend_offered_or_compared_is_not_a_wrapper_but_an_argv_element_is(r
     found = probe_findings(repo, {"agent/sandbox.py": BACKEND_CHOICES}, "exec.wrapper")
     nsjail = next(i for i, t in enumerate(BACKEND_CHOICES.splitlines(), 1) if t.strip() == '"nsjail",')
     assert [(f.location.start_line, f.data["wrapper"]) for f in found] == [(nsjail, "nsjail")]
+
+
+HANDED = '''import subprocess
+
+
+class Terminal:
+    def __init__(self, bell_command):
+        self.bell_command = bell_command
+
+    def ring(self):
+        cmd = self.bell_command
+        subprocess.run(cmd, shell=True)  # settings
+
+
+def run_cmd(command, cwd="."):
+    line = f"{command} 2>&1"
+    full = ["bash", "-c", line]
+    subprocess.run(full, cwd=cwd)  # derived
+
+
+def run_later(command):
+    def go():
+        subprocess.run(command, shell=True)  # closure
+    return go
+
+
+def tidy():
+    cmd = ["git", "gc"]
+    subprocess.run(cmd)  # fixed
+'''
+
+
+def test_handed_in_follows_locals_and_closures_but_not_settings_or_fixed_commands(repo):
+    found = probe_findings(repo, {"agent/run.py": HANDED}, "exec.spawn")
+    got = {HANDED.splitlines()[f.location.start_line - 1].rsplit("# ", 1)[-1]: f.data["handed_in"]
+           for f in found}
+    assert got == {"settings": False, "derived": True, "closure": True, "fixed": False}

@@ -173,8 +173,29 @@ def handed_in(facts: PyFacts, call: Call) -> bool:
     d = facts.func_at(call.line)
     if text is None or d is None:
         return False
-    params = {p.name.lstrip("*") for p in d.params} - {"self", "cls"}
-    return any(m.group(0) in params for m in _NAME.finditer(text))
+    # a closure sees its enclosing functions' parameters too (`spawnAsync(command)` spawning
+    # inside its `new Promise(...)` callback), and a local built from them carries them on
+    # (`prepared = prepare({command})`, `{program: finalCommand} = prepared`), a few steps deep
+    by_qual = {x.qualname: x for x in facts.defs}
+    derived: set[str] = set()
+    chain: set[str] = set()
+    qual = d.qualname
+    while qual in by_qual:
+        derived |= {p.name.lstrip("*") for p in by_qual[qual].params}
+        chain.add(qual)
+        qual = qual.rpartition(".")[0]
+    derived -= {"self", "cls", "this"}
+    assigns = [a for a in facts.assigns if a.scope in chain and a.value and a.line <= call.line]
+    for _ in range(_DERIVED_STEPS):
+        grown = {n for a in assigns if any(m.group(0) in derived for m in _NAME.finditer(a.value))
+                 for n in _NAME.findall(a.target)} - derived - {"self", "this"}
+        if not grown:
+            break
+        derived |= grown
+    return any(m.group(0) in derived for m in _NAME.finditer(text))
+
+
+_DERIVED_STEPS = 3
 
 
 def _fixed(facts: PyFacts, d, text: str, params: set[str], depth: int) -> bool:

@@ -17,7 +17,7 @@ import re
 
 from ..agent.semantics import matches
 from .base import finding
-from .exec_paths import fixed_command
+from .exec_paths import fixed_command, handed_in
 from .ts_probes import ts_probe
 
 _SHELL_BIN = re.compile(r"""^["'`](?:/bin/|/usr/bin/)?(?:ba|z|da|k|fi)?sh["'`]$|^["'`](?:cmd(?:\.exe)?|"""
@@ -93,7 +93,8 @@ def spawns(index):
                  f"{' with a shell' if shell else ''} {env_desc}.")
         yield finding("exec.spawn", claim, facts.path, call.line, call.end_line,
                       env=kind, env_line=env_line, shell=shell, func=call.func or "",
-                      callee=call.callee, fixed=fixed_command(facts, call) if call.args else False)
+                      callee=call.callee, fixed=fixed_command(facts, call) if call.args else False,
+                      handed_in=handed_in(facts, call))
 
 
 _MCP_SCOPE = re.compile(r"mcp|modelcontextprotocol", re.I)
