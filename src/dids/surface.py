@@ -7,18 +7,11 @@ configured integration or extension), and `no` when nothing in the live code giv
 
 from __future__ import annotations
 
-import re
-
 from .models import Tool
 
 KEYS = ("code_execution", "filesystem_write", "network_egress", "external_credentials",
         "persistent_memory", "untrusted_input", "third_party_extensions", "sub_agents",
         "external_communication")
-
-
-# the names a tool that starts another agent goes by (as the sub-agent probe reads Python's)
-_DELEGATE_TOOL = re.compile(r"(spawn|invoke|run|start|call|launch|create|new)_?(sub_?)?agent|"
-                            r"sub_?agent|delegat|handoff|subtask|teammate", re.I)
 
 
 def _on(items):
@@ -32,6 +25,7 @@ def _state(default: bool, opt: bool) -> str:
 def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
     from .criteria.c3_scoping import caps, default_tools
     from .criteria.c7_extensions import workspace_extensions
+    from .probes.subagents import DELEGATE_TOOL
     from .criteria.facts import shared
 
     f = ctx.findings
@@ -76,9 +70,9 @@ def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
               if x.data.get("how") == "tool" and x.location and x.data.get("reach") == "default"}
     sub_default = [t for t in tools if t.location and (
         (t.location.path, t.location.start_line) in sub_at or
-        (not t.location.path.endswith(".py") and _DELEGATE_TOOL.search(str(t.data.get("name")))))]
+        (not t.location.path.endswith(".py") and DELEGATE_TOOL.search(str(t.data.get("name")))))]
     out["sub_agents"] = _state(bool(sub_default), bool(subs) or any(
-        _DELEGATE_TOOL.search(str(t.data.get("name"))) for t in other
+        DELEGATE_TOOL.search(str(t.data.get("name"))) for t in other
         if t.location and not t.location.path.endswith(".py")))
     # code the model runs unfiltered on the host can mail or post to anyone, as it can reach
     # any network destination

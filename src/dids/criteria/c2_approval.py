@@ -254,10 +254,10 @@ def _from_gates(ctx: Context, gates, powerful, undo, none, exempt_lists=(), bypa
 
 def _ungated_commands(ctx: Context) -> list:
     """With no tool registered, what runs ungated is the executor the loop hands the model's
-    command lines or code to (as C3 scopes them)."""
+    command lines to (as C3 scopes them)."""
     from .facts import shared
 
-    return [p.finding for p in shared(ctx).model_exec() if p.finding.data.get("handed_in")][:2]
+    return [p.finding for p in shared(ctx).model_commands[:2]]
 
 
 def _switch_default(ctx: Context, opt) -> list:

@@ -92,8 +92,7 @@ def assess(ctx: Context) -> CriterionAssessment:
     # no tool at all, but the loop hands command lines the model wrote to an executor, on the
     # host or in a sandbox (`run_cmd(command)` after parsing the reply, a container session's
     # `BashAction(command=...)`): the actions are raw commands
-    commands = [p for p in model_exec if p.cls in ("host", "container", "jail", "remote")
-                and p.finding.data.get("handed_in")] if not tools and not code else []
+    commands = sh.model_commands if not tools and not code else []
     if not tools and not code and not commands:
         return CriterionAssessment(
             criterion="C3", assessed=False,

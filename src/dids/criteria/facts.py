@@ -140,6 +140,13 @@ class Shared:
                 0 if x.data.get("shell") else 1)
 
     @cached_property
+    def model_commands(self) -> list[ExecPath]:
+        """Model-driven executors of commands the caller hands in (the model's command lines),
+        on the host or in a sandbox: what runs when no tool is registered."""
+        return [p for p in self.model_exec() if p.cls in ("host", "container", "jail", "remote")
+                and p.finding.data.get("handed_in")]
+
+    @cached_property
     def model_exec_env_leaks(self) -> list[ExecPath]:
         """Model-driven exec paths whose code can read the agent's environment."""
         return [p for p in self.model_exec() if p.holds_agent_env]

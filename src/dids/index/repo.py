@@ -52,7 +52,7 @@ class RepoIndex:
     _scripts: str = ""
     agent: object = None  # the agent model (dids.agent.AgentModel), built after the index
     # build_index(defer_ts=True): completes the TypeScript/JavaScript side (see __getattr__)
-    _pending: Callable[[], None] | None = None
+    _pending: tuple[Callable[[], None], Callable[[], None]] | None = None  # (complete, stop)
 
     def __getattr__(self, name: str):
         # Reached only for an attribute not set. While a deferred TypeScript/JavaScript parse
@@ -63,7 +63,7 @@ class RepoIndex:
             pending = self.__dict__.get("_pending")
             if pending is not None:
                 self._pending = None
-                pending()
+                pending[0]()
                 return self.__dict__[name]
         raise AttributeError(name)
 
@@ -76,7 +76,7 @@ class RepoIndex:
         """Stop a deferred parse nobody read (an error or timeout before the model read it)."""
         pending, self._pending = self.__dict__.get("_pending"), None
         if pending is not None:
-            pending.abandon()
+            pending[1]()
 
     def text(self, path: str) -> str:
         if path not in self._texts:
@@ -487,10 +487,9 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None, *,
     if not later:
         complete()
         return index
-    complete.abandon = parsing.abandon  # type: ignore[attr-defined]  (stop_pending)
     for name in _DEFERRED:  # unset: their first reader completes them (RepoIndex.__getattr__)
         index.__dict__.pop(name, None)
-    index._pending = complete
+    index._pending = (complete, parsing.abandon)
     return index
 
 

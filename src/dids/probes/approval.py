@@ -258,12 +258,13 @@ _CALLBACK_PROP = re.compile(r"^(?!on[A-Z_]|handle|emit|notify|publish|dispatch)\
 _SETTING_READ = re.compile(r"^(is|has|set|should|can|was)(?=[A-Z_])|(Mode|Modes|Status|State|"
                            r"Level|Policy|Policies|Config|Settings?|Enabled|Required|Type|Kind|"
                            r"Flags?)$")
+_PROP_READ = re.compile(r"\.([A-Za-z_$][\w$]*)")
+_HANDED_DEPTH = 4
 
 
 def _asks_by_name(prop: str) -> bool:
+    """Whether a property named for approval is a callback that asks (not a setting read)."""
     return bool(_CALLBACK_PROP.match(prop)) and not _SETTING_READ.search(prop)
-_PROP_READ = re.compile(r"\.([A-Za-z_$][\w$]*)")
-_HANDED_DEPTH = 4
 
 
 def _handed_callbacks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, int]]:

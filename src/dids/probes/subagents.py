@@ -10,6 +10,10 @@ from .base import Names, finding, probe
 _DELEGATE = Names(r"agent|delegate|handoff|subtask|sub_task|worker", re.I)
 _PROMPT = re.compile(r"^(prompt|user_prompt|task|instructions|query|goal)$")
 _FIELD = re.compile(r"^(managed_agents|sub_agents|subagents|handoffs|delegates)$")
+# the name of a tool that starts another agent, read where no parameter can be checked (the
+# TypeScript tools the surface line sees): a verb with "agent", or a delegation word
+DELEGATE_TOOL = re.compile(r"(spawn|invoke|run|start|call|launch|create|new)_?(sub_?)?agent|"
+                           r"sub_?agent|delegat|handoff|subtask|teammate", re.I)
 
 
 @probe("agents.sub", ("C2", "C10"), "Give sub-agents the parent's gates and one shared budget.")

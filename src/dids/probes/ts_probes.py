@@ -60,4 +60,3 @@ def ts_units(index, tag: Callable[[object, Finding], Finding]
     units = [(pid, unit(PROBES[pid].func)) for pid in VIEW_PROBES if pid in PROBES]
     units += [(pid, unit(fn)) for pid, funcs in TS_PROBES.items() for fn in funcs]
     return units
-

@@ -278,10 +278,9 @@ def _const_string(index, facts, text: str) -> str | None:
     """The string TEXT holds: a literal, or a module constant of this file or of the module it
     is imported from (followed through one re-export)."""
     text = text.strip()
-    if _literal(text):
-        return _literal(text)
-    if not re.match(r"^[A-Za-z_$][\w$]*$", text):
-        return None
+    literal = _literal(text)
+    if literal or not re.match(r"^[A-Za-z_$][\w$]*$", text):
+        return literal
     own = _module_const(facts, text)
     if own is not None or text not in facts.imports:
         return own
