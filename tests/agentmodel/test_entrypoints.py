@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dids.agent.entrypoints import _target_of_words
-from dids.agent.readme import Command, blocks, is_chore, leading_path, subcommand
+from dids.agent.readme import Command, blocks, is_chore, leading_path, names_program, subcommand
 
 from .repos import modelled
 
@@ -240,3 +240,17 @@ def test_dockerfile_entrypoint_beats_nothing_and_scripts_become_others(shapes):
     assert m.model.entries.how == "Docker/compose commands"
     assert [(e.kind, e.target) for e in m.model.entries.others] == [("console-script", "svc.admin:main")]
     assert m.model.reach.of("svc/admin.py", 2) == "off-path"  # reached only from the admin script
+
+
+@pytest.mark.parametrize("word,named", [
+    ("@acme/server-notes", True), ("@acme/server-notes@1.2.0", True), ("server-notes@latest", True),
+    ("@acme/other", False), ("@", False),
+])
+def test_a_launcher_names_a_scoped_package_by_its_name_or_last_segment(word, named):
+    assert names_program(word, {"server-notes"}) is named
+
+
+def test_npx_of_a_scoped_package_is_a_run_command():
+    readme = "```sh\nnpx -y @acme/server-notes\n```\n"
+    assert [c.text for c in leading_path("README.md", readme, {"server-notes"}).runs] == \
+        ["npx -y @acme/server-notes"]

@@ -15,16 +15,18 @@ ROWS = load().rows
 
 def _uses(row, style: str = "import") -> tuple[str, str]:
     """(import lines, call expression) of a module that uses ROW the way a library user would."""
+    # a row that reads a mode (`open(path, "a")`) fires on a write mode in its place
+    args = {None: "payload", 0: '"a"', 1: 'payload, "a"'}[row.get("mode_arg")]
     if row.call:
-        if "." not in row.call:  # a builtin: exec, eval, input, __import__
-            return "", f"{row.call}(payload)"
+        if "." not in row.call:  # a builtin: exec, eval, input, __import__, open
+            return "", f"{row.call}({args})"
         if style == "from":
             mod, name = row.call.rsplit(".", 1)
-            return f"from {mod} import {name}\n", f"{name}(payload)"
-        return f"import {row.call.split('.')[0]}\n", f"{row.call}(payload)"
+            return f"from {mod} import {name}\n", f"{name}({args})"
+        return f"import {row.call.split('.')[0]}\n", f"{row.call}({args})"
     # a method on an object whose type a static reader cannot know, in a file importing the lib
     return f"import {row.imports[0]}\n" if row.imports else "", \
-        f"handle.{'.'.join(row.suffix)}(payload)"
+        f"handle.{'.'.join(row.suffix)}({args})"
 
 
 def _module(row, style: str = "import") -> str:
@@ -154,3 +156,33 @@ def scored(request, tmp_path_factory):
 
 def test_decoys_move_no_level(scored):
     assert scored["decoys"] == scored["weak"]
+
+
+@pytest.mark.parametrize("receiver,is_model", [
+    ("llm", True), ("llm_with_tools", True), ("self.chain", True),
+    ("tool", False), ("search_tool", False), ("self.tools[name]", False), ("tool_by_name[n]", False),
+])
+def test_a_langchain_invoke_on_a_tool_is_not_a_model_step(tmp_path_factory, receiver, is_model):
+    # every LangChain runnable has invoke/ainvoke: one the code names as a tool runs the tool
+    src = ("from langchain_core.messages import HumanMessage\n\n\n"
+           f"async def step(self, llm, tool, search_tool, tool_by_name, name, n, msgs):\n"
+           f"    return await {receiver}.ainvoke(msgs)\n")
+    m = modelled(tmp_path_factory, {"pyproject.toml": '[project]\nname = "lc"\n', "lc/__init__.py": "",
+                                    "lc/step.py": src})
+    hits = [c.line for _f, c, _r in matches(m.index).get("llm", []) if _f.path == "lc/step.py"]
+    assert bool(hits) is is_model
+
+
+@pytest.mark.parametrize("call,persists", [
+    ('open(path, "a")', True), ("open(path, mode='w', encoding='utf-8')", True),
+    ('path.open("w")', True), ('open(path, "rb+")', True),
+    ("open(path)", False), ('open(path, "r")', False), ("path.open()", False),
+    ('path.open(encoding="utf-8")', False), ("open(path, mode)", False),
+])
+def test_a_file_opened_to_write_persists_and_one_opened_to_read_does_not(tmp_path_factory, call,
+                                                                         persists):
+    src = f"def save(path, mode, text):\n    with {call} as f:\n        f.write(text)\n"
+    m = modelled(tmp_path_factory, {"pyproject.toml": '[project]\nname = "io"\n', "io_/__init__.py": "",
+                                    "io_/save.py": src})
+    hits = [c.line for _f, c, _r in matches(m.index).get("persist", []) if _f.path == "io_/save.py"]
+    assert hits == ([2] if persists else [])

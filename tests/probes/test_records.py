@@ -183,6 +183,39 @@ def test_transcript_writes_of_the_conversation(live):
     ]  # json.dump of the settings is not a record
 
 
+CHAT_LOG = '''from pathlib import Path
+
+
+class Console:
+    def __init__(self, root: str):
+        self.chat_history_file = Path(root) / ".chat.history.md"
+        self.prompt_file = Path(root) / ".prompt.txt"
+
+    def append_chat_history(self, text: str) -> None:
+        with self.chat_history_file.open("a", encoding="utf-8") as f:
+            f.write(text + "\\n")
+
+    def read_chat_history(self) -> str:
+        with self.chat_history_file.open(encoding="utf-8") as f:
+            return f.read()
+
+    def save_prompt(self, text: str) -> None:
+        with open(self.prompt_file, "w") as f:
+            f.write(text)
+'''
+
+
+def test_a_conversation_appended_to_a_file_is_a_transcript(tmp_path_factory):
+    main = ("from cli.io import Console\n\n\ndef main():\n    c = Console('.')\n"
+            "    c.append_chat_history('hi')\n    c.read_chat_history()\n    c.save_prompt('x')\n")
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "cli"\n\n[project.scripts]\ncli = "cli.main:main"\n',
+        "cli/__init__.py": "", "cli/io.py": CHAT_LOG, "cli/main.py": main})
+    # the read of the history and the prompt file (no conversation named) are no transcript
+    assert with_data(m.findings()["records.transcript"], "func", "row") == [
+        ("cli/io.py", line_of(CHAT_LOG, 'open("a"'), "Console.append_chat_history", "persist:open")]
+
+
 def test_event_store_persists_before_dispatch(live):
     assert with_data(live.findings()["records.event_store"], "func", "before_dispatch") == [
         ("agent/events.py", line_of(EVENTS, "def add_event"), "EventStream.add_event", True)]

@@ -83,3 +83,44 @@ def test_sibling_tool_handlers_keep_their_own_capabilities(m):
     assert "exec" not in tools["read_note"].data["capabilities"].split(",")
     quals = [d.qualname for d in m.index.ts["src/index.ts"].defs]
     assert "<server.tool:run_command>" in quals and "<server.tool:read_note>" in quals
+
+
+# A collection of servers: the README's first command starts a TypeScript one by its scoped
+# package name (`npx -y @acme/server-notes`); a Python server's install and run come later.
+MIXED_README = """# servers
+
+```sh
+npx -y @acme/server-notes
+```
+
+Python servers run with pip:
+
+```sh
+pip install acme-server-git
+python -m acme_server_git
+```
+"""
+NOTES_PKG = PKG.replace('"acme-mcp"', '"@acme/server-notes"', 1).replace(
+    '"bin": {"acme-mcp"', '"bin": {"acme-server-notes"')
+PY_MAIN = "from .server import main\n\nmain()\n"
+PY_SERVER = "import subprocess\n\n\ndef main():\n    subprocess.run(['git', 'status'])\n"
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    return modelled(tmp_path_factory, {
+        "README.md": MIXED_README, "src/notes/package.json": NOTES_PKG,
+        "src/notes/src/index.ts": INDEX, "src/notes/src/shell.ts": SHELL,
+        "src/git/pyproject.toml": '[project]\nname = "acme-server-git"\n\n[project.scripts]\n'
+                                  'acme-server-git = "acme_server_git.server:main"\n',
+        "src/git/src/acme_server_git/__init__.py": "",
+        "src/git/src/acme_server_git/__main__.py": PY_MAIN,
+        "src/git/src/acme_server_git/server.py": PY_SERVER})
+
+
+def test_the_readme_first_command_picks_the_server_it_names(mixed):
+    ep = mixed.index.agent.entries
+    assert [(e.kind, e.target) for e in ep.main] == [("package-bin", "src/notes/src/index.ts")]
+    assert any(e.kind == "readme-run" and "acme_server_git" in e.name for e in ep.others)
+    tools = {f.data["name"] for f in mixed.findings()["tools.inventory"]}
+    assert {"run_command", "read_note"} <= tools

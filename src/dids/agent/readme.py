@@ -100,6 +100,21 @@ def _commands(block: Block) -> list[Command]:
     return out
 
 
+def package_name(spec: str) -> str:
+    """The package a launcher or installer word names, without its version: `@scope/pkg@1.2` →
+    `@scope/pkg`, `pkg@latest` → `pkg`."""
+    if spec.startswith("@"):
+        return "@" + spec[1:].split("@", 1)[0]
+    return spec.split("@", 1)[0]
+
+
+def names_program(spec: str, programs: set[str]) -> bool:
+    """Whether a launcher's word (`@scope/pkg@1`, `pkg`) names one of PROGRAMS, by the whole
+    package name or its last segment (`@modelcontextprotocol/server-x` → `server-x`)."""
+    name = package_name(spec)
+    return bool(name) and (name in programs or name.rsplit("/", 1)[-1] in programs)
+
+
 _LAUNCHERS = {"python", "python3", "uv", "uvx", "pipx", "npx", "docker", "podman", "docker-compose",
               "poetry"}
 
@@ -119,7 +134,7 @@ def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> Lead
         if w in ("npx", "uvx", "pipx", "bunx") and programs:
             # a launcher runs the project only when it names one of its programs
             rest = [x for x in cmd.words[1:] if not x.startswith("-") and x != "run"]
-            return bool(rest) and rest[0].split("@")[0] in programs
+            return bool(rest) and names_program(rest[0], programs)
         if programs:
             return w in programs or w in _LAUNCHERS
         return _plausible_run(cmd)

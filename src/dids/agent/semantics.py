@@ -90,8 +90,25 @@ class Semantics:
                     continue
                 if r.imports and not any(m in mods for m in r.imports):
                     continue
+                if _receiver_excluded(r, parts):
+                    continue
                 out.append(r)
         return out
+
+
+def _receiver_excluded(row: Row, parts: tuple[str, ...]) -> bool:
+    """Whether a suffix row's `receiver_not` pattern names the object the method is called on
+    (`tool.ainvoke(args)` runs a LangChain tool, not a model step)."""
+    pattern = row.get("receiver_not")
+    if not pattern or len(parts) <= len(row.suffix):
+        return False
+    receiver = re.sub(r"\[.*$|\(.*$", "", parts[-len(row.suffix) - 1])
+    return bool(_receiver_rx(str(pattern)).search(receiver))
+
+
+@lru_cache(maxsize=64)
+def _receiver_rx(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
 
 
 _mods_memo: dict[int, tuple[PyFacts, frozenset[str]]] = {}
@@ -110,6 +127,14 @@ def imported_modules(facts: PyFacts) -> frozenset[str]:
 
 
 _REF = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
+_WRITE_MODE = re.compile(r"""^[rbuRBU]?["'][rbt]*[wax+][rbt+]*["']$""")
+
+
+def _writes(call: Call, mode_arg: int) -> bool:
+    """Whether CALL opens a file to write: its mode (positional MODE_ARG or `mode=`) is a literal
+    with w, a, x or +."""
+    mode = call.kw("mode") or (call.args[mode_arg] if len(call.args) > mode_arg else None)
+    return mode is not None and bool(_WRITE_MODE.match(mode.strip()))
 
 
 def matches(index) -> dict[str, list]:
@@ -142,6 +167,9 @@ def matches(index) -> dict[str, list]:
                 if code_arg is not None and (len(c.args) <= code_arg or
                                              _LITERAL.match(c.args[code_arg])):
                     continue  # exec("literal") runs no model-written code
+                mode_arg = row.get("mode_arg")
+                if mode_arg is not None and not _writes(c, mode_arg):
+                    continue  # open(path) reads: only a write, append or create mode persists
                 out.setdefault(row.kind, []).append((facts, c, row))
                 break
     index._search_cache[key] = out  # type: ignore[assignment]

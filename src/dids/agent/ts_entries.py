@@ -19,7 +19,7 @@ import re
 
 from .callgraph import MODULE, CallGraph
 from .entrypoints import Entry, EntryPoints
-from .readme import leading_path
+from .readme import leading_path, package_name
 
 _NODE_INSTALL = re.compile(
     r"^(?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|"
@@ -36,10 +36,7 @@ def _install_target(text: str) -> str | None:
     for w in m.group(1).split():
         if w.startswith("-"):
             continue
-        # `@scope/pkg@1.2`, `pkg@latest`
-        name = w if w.startswith("@") and w.count("@") == 1 else \
-            ("@" + w[1:].split("@", 1)[0] if w.startswith("@") else w.split("@", 1)[0])
-        return name or None
+        return package_name(w) or None  # `@scope/pkg@1.2`, `pkg@latest`
     return None
 
 
@@ -83,8 +80,13 @@ def _choose(index, ep: EntryPoints) -> Choice | None:
                 how = "README leading path"
         for cmd in lp.runs:
             w = cmd.words
-            if w[0] in ("npx", "bunx", "pnpx") and len(w) > 1:
-                w = w[1:]
+            if (w[0] in ("npx", "bunx", "pnpx") or w[:2] == ["pnpm", "dlx"]) and len(w) > 1:
+                w = [x for x in w[1:] if not x.startswith("-") and x != "dlx"] or w[:1]
+                # `npx -y @scope/pkg`: the package named, run through its bin
+                pkg = names.get(package_name(w[0]))
+                if pkg is not None and pkg.bin and (chosen is None or pkg is chosen):
+                    chosen, how = pkg, "README leading path"
+                    break
             if w[0] in bins and (chosen is None or bins[w[0]][0] is chosen):
                 chosen = bins[w[0]][0]
                 how = "README leading path"
@@ -127,8 +129,11 @@ def find(index, graph: CallGraph, info, ep: EntryPoints, choice: Choice) -> list
     other_entries: list[Entry] = []
     for p in pkgs:
         (main_entries if p is choice.pkg else other_entries).extend(_entries(graph, info, p))
-    if ep.main and not any(e.kind.startswith("readme") for e in ep.main):
-        ep.others.extend(ep.main)  # the README's Node install wins over console scripts
+    # the README's Node path wins over console scripts, and over a README path of the Python
+    # side that comes later in the README (`npx -y @x/server` first, `uvx other` below it)
+    if ep.main and (not any(e.kind.startswith("readme") for e in ep.main) or
+                    _earlier(choice, ep.readme)):
+        ep.others.extend(ep.main)
         ep.main = []
         ep.roots = []
     ep.main.extend(main_entries)
@@ -145,6 +150,19 @@ def find(index, graph: CallGraph, info, ep: EntryPoints, choice: Choice) -> list
     if choice.pkg.name is not None and choice.pkg.name.value and not ep.project:
         ep.project = choice.pkg.name.value
     return roots
+
+
+def _first_line(lp) -> int | None:
+    lines = ([lp.install.line] if lp.install else []) + [c.line for c in lp.runs[:1]]
+    return min(lines) if lines else None
+
+
+def _earlier(choice: Choice, python_lp) -> bool:
+    """Whether the Node package was chosen from a README command above the Python side's."""
+    if not choice.how.startswith("README") or choice.lp is None or python_lp is None:
+        return False
+    node, py = _first_line(choice.lp), _first_line(python_lp)
+    return node is not None and py is not None and node < py
 
 
 def _entries(graph: CallGraph, info, pkg) -> list[Entry]:

@@ -99,9 +99,12 @@ def console(index: RepoIndex):
 @probe("records.transcript", ("C9",), "Write the record per action, before it runs.")
 def transcript(index: RepoIndex):
     """The conversation or step list written to a file or database by live code."""
-    for facts, c, row in matches(index).get("persist", ()):
-        text = " ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or "")
-        if not _CONVO.search(text):
+    hits = [(facts, c, row) for facts, c, row in matches(index).get("persist", ())
+            if _CONVO.search(" ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or ""))]
+    # a function that opens its file and then dumps the record into it: the dump is the record
+    dumps = {(facts.path, c.func) for facts, c, row in hits if row.get("mode_arg") is None}
+    for facts, c, row in hits:
+        if row.get("mode_arg") is not None and (facts.path, c.func) in dumps:
             continue
         yield finding("records.transcript", f"{c.raw}(...) in {c.func or 'module scope'} writes "
                       "the conversation/step record to storage.", facts.path, c.line, c.end_line,
