@@ -53,9 +53,27 @@ def test_later_items_come_after_and_apart(monkeypatch, cpus):
     assert list(first) == [path for path, _ in items]
     assert p.pool is not None or cpus == 1
     rest = p.later_facts()
-    assert list(rest) == [path for path, _ in later] and p.pool is None
+    assert list(rest) == [path for path, _ in later]
+    p.close()
+    assert p.pool is None
     assert [c.callee for c in rest["web/m3.ts"].calls] == ["child_process.spawn"] * 4
     assert rest["web/m3.ts"].lang == "typescript" and first["pkg/m3.py"].lang == "python"
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_the_rest_is_parsed_when_asked_for_and_dropped_otherwise(monkeypatch, cpus):
+    monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    items, ts = _items(20), _ts_items(40)
+    p = Parsing(items, cpus=cpus, later=ts[:10], rest=ts[10:])
+    p.facts()
+    assert list(p.later_facts()) == [path for path, _ in ts[:10]]
+    assert list(p.rest_facts()) == [path for path, _ in ts[10:]]
+    p.close()
+    dropped = Parsing(items, cpus=cpus, later=ts[:10], rest=ts[10:])
+    dropped.facts()
+    assert list(dropped.later_facts()) == [path for path, _ in ts[:10]]
+    dropped.abandon()  # nobody needs the rest: the workers stop without it
+    assert dropped.pool is None
 
 
 def test_error_stops_the_workers(monkeypatch):

@@ -402,3 +402,31 @@ def test_a_typescript_led_repository_scores_alike_deferred_or_not(tmp_path, monk
         assert index.agent.ts is not None  # the Node package is the scored path either way
         reports.append(report.model_dump(exclude={"stats"}))
     assert reports[0] == reports[1]
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_a_python_led_repository_reads_only_the_settings_of_its_frontend(tmp_path, monkeypatch,
+                                                                         workers):
+    """Its scored path is Python: of the TypeScript side only the sources that hold settings are
+    parsed (the frontend's shipped defaults), the same whether the parse was deferred or not."""
+    from conftest import RepoBuilder
+    from dids.engine import score_index
+
+    if workers:
+        monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    repo = RepoBuilder(tmp_path / "mixed")
+    repo.commit({**MIXED, "frontend/src/run.ts": "import { spawn } from 'node:child_process';\n"
+                                                 "export const run = (c: string) => spawn(c, { shell: true });\n"})
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
+    reports = []
+    for defer in (False, True):
+        index = build_index(acquire(str(repo.path)), defer_ts=defer)
+        report = score_index(index, reviewed="2026-01-01")
+        assert index.agent.ts is None  # the scored path is Python
+        assert sorted(index.ts) == ["frontend/src/settings.ts"]
+        assert {s.key for s in index.settings if s.path == "frontend/src/settings.ts"} >= \
+            {"ACME_API", "CONFIRMATION_MODE"}
+        assert index.stats["ts_settings_only"] is True
+        reports.append(report.model_dump(exclude={"stats"}))
+    assert reports[0] == reports[1]
+    assert reports[0]["agent"]["assessed"]["settings_only"] == ["typescript/javascript"]

@@ -80,7 +80,11 @@ def assessed_parts(ctx) -> dict:
                                                    "java", "ruby"):
             langs[rec.lang] = langs.get(rec.lang, 0) + 1
     parsed = {"python": len(index.py), "typescript/javascript": len(getattr(index, "ts", {}) or {})}
-    return {"source_files": langs, "parsed": parsed}
+    out = {"source_files": langs, "parsed": parsed}
+    if (getattr(index, "stats", None) or {}).get("ts_settings_only"):
+        # the scored path is Python: of the TypeScript/JavaScript side only settings were read
+        out["settings_only"] = ["typescript/javascript"]
+    return out
 
 
 def scored_sentence(summary: dict, model) -> str:

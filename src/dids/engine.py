@@ -230,6 +230,11 @@ def _limitations(index: RepoIndex, results, cov) -> list[str]:
                    f"never followed or read: {shown}{more}.")
     if getattr(index, "ts", None) and "TypeScript/JavaScript" not in assessed_languages(index.agent):
         # only where there is TypeScript to speak of: the scored path here is Python
-        out.append("TypeScript/JavaScript is parsed into the index (manifests, settings, facts) but "
-                   "the scored path is Python, so the criteria assess its Python.")
+        if index.stats.get("ts_settings_only"):
+            out.append("The scored path is Python, so the criteria assess its Python; of the "
+                       "TypeScript/JavaScript side only the manifests and the sources that hold "
+                       f"settings were parsed ({len(index.ts)} files), for their shipped defaults.")
+        else:
+            out.append("TypeScript/JavaScript is parsed into the index (manifests, settings, facts) "
+                       "but the scored path is Python, so the criteria assess its Python.")
     return out

@@ -47,6 +47,10 @@ def _build_model(index) -> AgentModel:
     from . import ts_agent  # TypeScript/JavaScript: only when a Node package is the scored path
 
     ts = ts_agent.attach(index, graph, entries)
+    if ts is None and (entries.main or entries.roots):
+        # the scored path is Python: a TypeScript/JavaScript side (a frontend) is off it, and
+        # only its settings are read
+        index.settings_only_ts()
     reach = compute_reach(graph, entries, index) if ts is None else ts_agent.reach(index, graph,
                                                                                   entries, ts)
     session = build_session(index, graph, reach)

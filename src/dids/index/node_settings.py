@@ -25,8 +25,16 @@ _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*(?:[eE][+-]?\d+)?|true|false|null|undef
 # a constant initialised by an environment read, maybe converted: `X = Number(process.env.Y ?? 1)`
 _ENV_VALUE = re.compile(
     r"^(?:(?:Number|parseInt|parseFloat|String|Boolean)\s*\(\s*)?process\s*\.\s*env\b")
+# what a source holding settings shows (an environment read, a zod default, a defaults object);
+# on a Python-scored repository only these TypeScript/JavaScript sources are parsed
+_SETTINGS_HINT = re.compile(r"process\.env|\.default\(|DEFAULT_|[dD]efault\w*Settings")
 _SCHEMA_MAX_SETTINGS = 5000
 _SCHEMA_DEPTH = 16
+
+
+def holds_settings(text: str) -> bool:
+    """Whether a TypeScript/JavaScript source may hold settings with shipped defaults."""
+    return bool(_SETTINGS_HINT.search(text))
 
 
 def js_value(text: str | None) -> str | None:

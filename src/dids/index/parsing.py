@@ -7,9 +7,10 @@ takes the smallest chunks from the back instead of waiting. So no core idles, an
 this process's share are never pickled. With one core, or little source, everything is parsed
 here.
 
-A second group of sources can follow the first (build_index defers the TypeScript/JavaScript
-ones): workers take it once the first is handed out, and this process, given the first group's
-facts, does other work (the Python call graph) before it helps with the rest.
+Further groups of sources can follow the first (build_index defers the TypeScript/JavaScript
+ones, those that hold settings before the rest): workers take each once the one before is handed
+out, and this process, given the first group's facts, does other work (the Python call graph)
+before it helps with the rest, or drops the last group when nobody needs it.
 """
 
 from __future__ import annotations
@@ -68,24 +69,26 @@ def chunked(items: list[Item], parts: int) -> list[list[Item]]:
 
 
 class Parsing:
-    """Parsing of ITEMS, then of LATER, started by the constructor. `facts()` finishes ITEMS
-    here and returns their facts in ITEMS order; `later_facts()` does the same for LATER and
-    ends the workers. Between the two this process is free (build_index hands it the Python
-    call graph) while the workers go on with LATER. Use as a context manager, or call
-    `abandon()` on an error or timeout: the workers are stopped at once."""
+    """Parsing of ITEMS, then of LATER, then of REST, started by the constructor. `facts()`
+    finishes ITEMS here and returns their facts in ITEMS order; `later_facts()` and
+    `rest_facts()` do the same for LATER and REST. Between them this process is free (build_index
+    hands it the Python call graph) while the workers go on. `close()` ends the workers once
+    their work is done; `abandon()` (on an error, a timeout, or when REST is not needed) stops
+    them at once. Use as a context manager, or call one of the two."""
 
-    def __init__(self, items: list[Item], cpus: int | None = None, later: list[Item] | None = None):
-        self.items, self.later = items, later or []
+    def __init__(self, items: list[Item], cpus: int | None = None, later: list[Item] | None = None,
+                 rest: list[Item] | None = None):
+        self.items, self.later, self.rest = items, later or [], rest or []
         # compile the TypeScript/JavaScript queries here, before the workers fork, so each one
         # inherits them instead of compiling its own
-        for name in {tsfacts.grammar_for(path) for path, _ in items + self.later} - {None}:
+        every = items + self.later + self.rest
+        for name in {tsfacts.grammar_for(path) for path, _ in every} - {None}:
             tsfacts.grammar(name)
         cpus = cpus or os.cpu_count() or 1
-        every = items + self.later
         total = sum(len(d) for _, d in every)
         self.workers = cpus - 1 if total >= _PARALLEL_MIN_BYTES and len(every) >= 2 * cpus else 0
-        self.queues = (deque(chunked(items, cpus)), deque(chunked(self.later, cpus)))
-        self.jobs: list[tuple[int, Future]] = []  # (0: ITEMS, 1: LATER; the job)
+        self.queues = tuple(deque(chunked(group, cpus)) for group in (items, self.later, self.rest))
+        self.jobs: list[tuple[int, Future]] = []  # (0: ITEMS, 1: LATER, 2: REST; the job)
         self.lock = threading.Lock()  # workers' completions hand out chunks from another thread
         self.pool = ProcessPoolExecutor(max_workers=self.workers) if self.workers else None
         try:
@@ -96,13 +99,13 @@ class Parsing:
             raise
 
     def _hand_out(self, _done: Future | None = None) -> None:
-        """Give a worker the largest chunk left, of ITEMS while any is left (also called as each
-        worker chunk completes)."""
+        """Give a worker the largest chunk left of the first group with any left (also called
+        as each worker chunk completes)."""
         with self.lock:
             if self.pool is None:
                 return
-            group = 0 if self.queues[0] else 1
-            if not self.queues[group]:
+            group = next((g for g, q in enumerate(self.queues) if q), None)
+            if group is None:
                 return
             chunk = self.queues[group].popleft()
             try:
@@ -125,8 +128,13 @@ class Parsing:
         except BaseException:
             self.abandon()
             raise
-        finally:
-            self.close()
+
+    def rest_facts(self) -> dict[str, PyFacts]:
+        try:
+            return self._collect(2, self.rest)
+        except BaseException:
+            self.abandon()
+            raise
 
     def _collect(self, group: int, items: list[Item]) -> dict[str, PyFacts]:
         got: dict[str, PyFacts] = {}

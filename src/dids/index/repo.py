@@ -53,6 +53,7 @@ class RepoIndex:
     agent: object = None  # the agent model (dids.agent.AgentModel), built after the index
     # build_index(defer_ts=True): completes the TypeScript/JavaScript side (see __getattr__)
     _pending: tuple[Callable[[], None], Callable[[], None]] | None = None  # (complete, stop)
+    _parse_noted: set[str] = field(default_factory=set)  # paths the parse noted in skipped
 
     def __getattr__(self, name: str):
         # Reached only for an attribute not set. While a deferred TypeScript/JavaScript parse
@@ -71,6 +72,28 @@ class RepoIndex:
         """Whether there are TypeScript/JavaScript facts, or a deferred parse that may give
         some (answered without waiting for it)."""
         return self.__dict__.get("_pending") is not None or bool(self.ts)
+
+    def settings_only_ts(self) -> None:
+        """The scored path is Python (a frontend beside a Python agent): keep only the
+        TypeScript/JavaScript sources that hold settings (`node_settings.holds_settings`), whose
+        shipped defaults the levels may rest on; the rest is neither parsed further nor
+        credited. The same facts remain whether the parse is still deferred or complete."""
+        if self.__dict__.get("_pending") is not None:
+            self._ts_settings_only = True  # read by the deferred completion
+            return
+        from .node_settings import holds_settings
+
+        noted = {p for p in self._parse_noted if p in self.files
+                 and self.files[p].lang in ("typescript", "javascript")}
+        drop = {p for p in set(self.ts) | noted if not holds_settings(self.text(p))}
+        if not drop:
+            return
+        self.ts = {p: f for p, f in self.ts.items() if p not in drop}
+        self.settings = [st for st in self.settings if st.path not in drop]
+        self.skipped = [(p, why) for p, why in self.skipped if not (p in drop and p in noted)]
+        self.stats.update(ts_parsed=len(self.ts), skipped=len(self.skipped), ts_settings_only=True)
+        self._ts_keys = self._all_calls = self._by_callee = self._by_short = None
+        self._search_cache.clear()
 
     def stop_pending(self) -> None:
         """Stop a deferred parse nobody read (an error or timeout before the model read it)."""
@@ -433,10 +456,16 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None, *,
     to_parse = [(e.path, blobs.get(e.sha, b"")) for e in first
                 if _readable(e.path, blobs.get(e.sha, b""), limits, files, skipped)
                 and not _generated(e.path, blobs.get(e.sha, b""), files, skipped)]
-    later = [item for item in to_parse if files[item[0]].lang != "python"] if defer_ts else []
-    if later:
+    later: list[tuple[str, bytes]] = []
+    held: list[tuple[str, bytes]] = []  # parsed only if a Node package turns out to be scored
+    deferred = [item for item in to_parse if files[item[0]].lang != "python"] if defer_ts else []
+    if deferred:
         to_parse = [item for item in to_parse if files[item[0]].lang == "python"]
-    parsing = Parsing(to_parse, later=later)
+        from .node_settings import holds_settings
+
+        for item in deferred:
+            (later if holds_settings(item[1].decode("utf-8", "replace")) else held).append(item)
+    parsing = Parsing(to_parse, later=later, rest=held)
     try:
         first_paths = {e.path for e in first}
         rest = [e for e in wanted if e.path not in first_paths]
@@ -456,7 +485,7 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None, *,
         packages = node_packages(files, blobs, wanted)
         t1 = time.perf_counter()
         parsed = parsing.facts()
-        if not later:
+        if not deferred:
             parsing.close()
     except BaseException:
         parsing.abandon()
@@ -464,7 +493,8 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None, *,
     t2 = time.perf_counter()
     py: dict[str, PyFacts] = {}
     ts: dict[str, PyFacts] = {}
-    _sort_facts(parsed, py, ts, skipped)
+    noted: set[str] = set()  # sources the parse left out in part or whole (settings_only_ts)
+    _sort_facts(parsed, py, ts, skipped, noted)
     index = RepoIndex(snapshot=snapshot, corpus=corpus, files=files, skipped=sorted(skipped),
                       links=links, py=py, ts=ts, node_packages=packages)
     from .node_settings import node_settings  # local: settings read the facts
@@ -475,16 +505,23 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None, *,
     def complete() -> None:
         """The TypeScript/JavaScript facts and what is read from them."""
         t3 = time.perf_counter()
-        _sort_facts(parsing.later_facts() if later else {}, py, ts, skipped)
-        index.ts, index.skipped = ts, sorted(skipped)
+        got = parsing.later_facts() if later else {}
+        settings_only = index.__dict__.pop("_ts_settings_only", False)
+        if held and not settings_only:
+            got.update(parsing.rest_facts())
+        (parsing.abandon if settings_only else parsing.close)()
+        _sort_facts({p: got[p] for p, _ in deferred if p in got}, py, ts, skipped, noted)
+        index.ts, index.skipped, index._parse_noted = ts, sorted(skipped), noted
         index.settings = settings + node_settings(index, blobs, wanted)
         index.stats = {"files": len(files), "python_parsed": len(py), "ts_parsed": len(ts),
                        "skipped": len(skipped), "read_s": round(t1 - t0, 3),
                        "parse_s": round(t2 - t1 + time.perf_counter() - t3, 3)}
+        if settings_only and held:
+            index.stats["ts_settings_only"] = True
         if gc.get_freeze_count():  # the caller froze the early facts: the late ones join them
             gc.freeze()
 
-    if not later:
+    if not deferred:
         complete()
         return index
     for name in _DEFERRED:  # unset: their first reader completes them (RepoIndex.__getattr__)
@@ -494,15 +531,17 @@ def build_index(snapshot: Snapshot, limits: Limits | None = None, *,
 
 
 def _sort_facts(parsed: dict[str, PyFacts], py: dict[str, PyFacts], ts: dict[str, PyFacts],
-                skipped: list[tuple[str, str]]) -> None:
-    """PARSED into PY or TS by language; files left out (or partly) are noted in SKIPPED."""
+                skipped: list[tuple[str, str]], noted: set[str] | None = None) -> None:
+    """PARSED into PY or TS by language; files left out (or partly) are noted in SKIPPED (and
+    their paths in NOTED)."""
     for path, facts in parsed.items():
+        if facts.skipped or facts.partial:
+            skipped.append((path, facts.skipped or facts.partial))
+            if noted is not None:
+                noted.add(path)
         if facts.skipped:  # e.g. a parse over its time limit: no facts, not credited
-            skipped.append((path, facts.skipped))
             continue
-        if facts.partial:  # facts kept, some of the file left out
-            skipped.append((path, facts.partial))
-        (py if facts.lang == "python" else ts)[path] = facts
+        (py if facts.lang == "python" else ts)[path] = facts  # (partial: facts kept)
 
 
 def _generated(path: str, data: bytes, files: dict[str, FileRecord],
