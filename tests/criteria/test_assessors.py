@@ -151,6 +151,23 @@ def test_c9_records_then_tamper_evidence(score):
     assert_moves_up(swallow, strong)
 
 
+GAME = '''class Moderator:
+    """A demo game shipped beside the agent: nothing on the scored path runs it."""
+
+    def record_history(self, messages):
+        with open("game_history.md", "a") as f:
+            f.write(str(messages))
+
+    def play(self, messages):
+        self.record_history(messages)
+'''
+
+
+def test_c9_a_transcript_the_scored_loop_never_reaches_is_no_record_of_it(score):
+    # the game's history writer is package code (library reach), off the loop's path
+    assert lv(score(shapes.weak(agent__ext__game=GAME))["C9"]) == lv(score(shapes.WEAK)["C9"])
+
+
 def test_c10_enforced_limits_beat_declared_caps(score):
     weak, strong = score(shapes.C10_WEAK)["C10"], score(shapes.C10_STRONG)["C10"]
     assert lv(weak) == (0, 0, 0, 0)  # MAX_STEPS = 25 is declared but never applied

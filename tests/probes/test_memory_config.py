@@ -29,6 +29,17 @@ def global_rules():
 
 def project_rules(root):
     return Path(root) / ".mcp.json"
+
+
+def config_files(git_root):
+    # the project's own settings file first, then the operator's
+    project = Path(git_root) / ".clawd.conf.yml"
+    operator = Path.home() / ".clawd.conf.yml"
+    return [project, operator]
+
+
+def state_file(git_root):
+    return Path(git_root) / ".clawd.cache.json"
 '''
 
 PLAIN_HOME = '''import os
@@ -55,6 +66,7 @@ def python_exe():
 MAIN = '''from agent import env, home, state
 
 print(home.load_toolsets(), home.global_rules(), home.project_rules("."), env.python_exe(),
+      home.config_files("."), home.state_file("."),
       env.SHELL_CMD, env.MCP_URL, env.EDITOR_BIN, env.LOG_LEVEL, home.SSH_KEY, state.cache_dir())
 '''
 
@@ -98,7 +110,9 @@ def test_dotenv_commands_read_from_the_environment(live):
 
 def test_repo_config_is_the_project_file_not_the_home_one(live):
     assert at(live.findings()["memory.repo_config"]) == [
-        ("agent/home.py", line_of(HOME, '".mcp.json"'))]
+        ("agent/home.py", line_of(HOME, '".mcp.json"')),
+        ("agent/home.py", line_of(HOME, 'Path(git_root) / ".clawd.conf.yml"'))]
+    # the same file in the home folder is the operator's; a cache file is no configuration
 
 
 @pytest.mark.parametrize("probe_id", ["memory.user_config", "memory.dotenv_commands",

@@ -26,6 +26,18 @@ def _default(items):
             in ("default", "library")]
 
 
+def _reached(items):
+    return [f for f in items if str(f.data.get("reach", "default")).split(":")[0] == "default"]
+
+
+def _loop_on_path(ctx) -> bool:
+    model = ctx.index.agent
+    session = getattr(model, "session", None)
+    if session is None or not session.loops:
+        return False
+    return any(model.reach.of(lp.path, lp.line) == "default" for lp in session.loops)
+
+
 def _opt_in(items):
     return [f for f in items if str(f.data.get("reach", "")).startswith("opt-in")]
 
@@ -35,8 +47,11 @@ def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
     rec, deco, fsync = f["audit.record"], f["audit.decorator"], f["audit.fsync"]
     swallow, tamper, approvals = f["audit.swallow"], f["audit.tamper"], f["approval.record"]
-    stores = _default(f["records.event_store"])
-    transcripts = _default(f["records.transcript"])
+    # with the agent loop on the scored path, a record it never reaches (a demo game's log in
+    # an extension package) is no record of the default session
+    on_path = _default if not _loop_on_path(ctx) else _reached
+    stores = on_path(f["records.event_store"])
+    transcripts = on_path(f["records.transcript"])
     steps = _default(f["records.step"])
     # lines logged per call with what runs first: the ones a reviewer reads as the record
     console = sorted(_default(f["records.console"]), key=lambda x: not x.data.get("per_call"))

@@ -18,7 +18,9 @@ _REPO_CONFIG = [r"""["'](\.mcp\.json|mcp\.json|\.claude/settings(\.local)?\.json
                 # a project-relative dot-folder of agent behaviour: setup scripts, microagents, rules
                 r"""["']\.[\w-]+/(setup\.sh|pre-commit\.sh|microagents|skills|rules|hooks|commands|"""
                 r"""agents|prompts|instructions|mcp\.json|settings\.json)\b""",
-                r"""["']\.[\w-]+_instructions["']"""]
+                r"""["']\.[\w-]+_instructions["']""",
+                # the agent's own settings file in the project (`.tool.conf.yml` beside the code)
+                r"""["']\.[\w-]+\.(conf|config)\.(ya?ml|json|toml)["']"""]
 _HOME = re.compile(r"home\(\)|expanduser|~/|user_config_dir|user_data_dir|appdirs|platformdirs")
 
 
