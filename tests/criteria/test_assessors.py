@@ -168,6 +168,56 @@ def test_c9_a_transcript_the_scored_loop_never_reaches_is_no_record_of_it(score)
     assert lv(score(shapes.weak(agent__ext__game=GAME))["C9"]) == lv(score(shapes.WEAK)["C9"])
 
 
+# A code-interpreter agent whose roles are built by name from a registry: no agent loop or tool
+# is found, but the package runs code through a kernel of its own.
+KERNEL = '''from jupyter_client import BlockingKernelClient
+
+
+class Executor:
+    def __init__(self, connection_file: str):
+        self.client = BlockingKernelClient(connection_file=connection_file)
+
+    def run(self, code: str):
+        self.client.load_connection_file()
+        return self.client.execute_interactive(code)
+'''
+ROLES = '''import importlib
+
+REGISTRY = {"code_interpreter": "interp.kernel"}
+
+
+def create(name: str):
+    return importlib.import_module(REGISTRY[name])
+'''
+# the loop dids does find summarises past sessions; it never reaches the kernel
+SUMMARY = '''from openai import OpenAI
+
+
+def summarise(sessions: list[str]) -> list[str]:
+    client = OpenAI()
+    out = []
+    for text in sessions:
+        reply = client.chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+        out.append(reply.choices[0].message.content)
+    return out
+'''
+INTERP = {"pyproject.toml": '[project]\nname = "interp"\n[project.scripts]\ninterp = "interp.cli:main"\n',
+          "interp/__init__.py": "", "interp/roles.py": ROLES, "interp/kernel.py": KERNEL,
+          "interp/summary.py": SUMMARY,
+          "interp/cli.py": "from interp.roles import create\nfrom interp.summary import summarise\n\n\n"
+                           "def main():\n    create('code_interpreter')\n    summarise([])\n"}
+
+
+def test_c3_a_package_code_executor_stands_in_when_no_loop_is_found(score):
+    c3 = score(INTERP)["C3"]
+    assert c3.assessed and lv(c3)[0] == 0  # model-written code run as given
+    assert any("package's code executor (interp/kernel.py:" in n for n in c3.notes), (c3.notes, c3.summary)
+    # the same executor only in a build script is no stand-in: nothing to assess
+    off = score({**{k: v for k, v in INTERP.items() if k != "interp/kernel.py"},
+                 "scripts/kernel.py": KERNEL})["C3"]
+    assert not off.assessed
+
+
 def test_c10_enforced_limits_beat_declared_caps(score):
     weak, strong = score(shapes.C10_WEAK)["C10"], score(shapes.C10_STRONG)["C10"]
     assert lv(weak) == (0, 0, 0, 0)  # MAX_STEPS = 25 is declared but never applied

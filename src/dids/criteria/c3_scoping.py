@@ -93,6 +93,19 @@ def assess(ctx: Context) -> CriterionAssessment:
     # host or in a sandbox (`run_cmd(command)` after parsing the reply, a container session's
     # `BashAction(command=...)`): the actions are raw commands
     commands = sh.model_commands if not tools and not code else []
+    notes: tuple[str, ...] = ()
+    if not tools and not code and not commands and not model_exec:
+        # Nothing the model drives was found (the loop may be wired in a way dids does not
+        # follow: injected roles, a registry read from YAML), but the package runs code through
+        # an interpreter of its own: that executor stands in for the agent's action.
+        code = [p for p in sh.exec_paths if not p.opt_in and p.reach in ("default", "library")
+                and (p.cls == "kernel" or p.cls in ("inprocess", "restricted")
+                     and p.finding.data.get("handed_in"))]
+        restricted = [p for p in code if p.cls == "restricted"]
+        if code:
+            notes = ("No agent loop was found to reach a tool or executor; the levels take the "
+                     f"package's code executor ({code[0].finding.location.label()}) as the "
+                     "agent's action (inferred).",)
     if not tools and not code and not commands:
         return CriterionAssessment(
             criterion="C3", assessed=False,
@@ -217,7 +230,7 @@ def assess(ctx: Context) -> CriterionAssessment:
                + f"); {len(typed)} declare typed arguments; {len(validators)} command validators, "
                f"{len(ssrf)} destination checks and {len(allow)} per-agent tool allowlists.")
     return CriterionAssessment(criterion="C3", assessed=True, summary=summary,
-                               configurations=(b.build(),))
+                               configurations=(b.build(),), notes=notes)
 
 
 __all__ = ["assess", "caps", "default_tools", "snippet_tool_names", "Kind", "finding"]
