@@ -36,7 +36,11 @@ class Agent:
 
     def handle(self, call):
         logger.info("calling tool %s", call.function.name)
-        result = TOOLS[call.function.name](call.function.arguments)
+        try:
+            result = TOOLS[call.function.name](call.function.arguments)
+        except KeyError:
+            logger.error(f"Error running tool {call.function.name}: no such tool")
+            raise
         self.messages.append({"role": "tool", "content": result})
         self.stream.add_event({"tool": call.function.name, "result": result})
 

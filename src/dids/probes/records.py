@@ -32,6 +32,10 @@ _LOGGER = re.compile(r"^(print|logging\.(info|warning|debug|error)|(\w+\.)*(logg
 # a line logged per call, naming what runs (`f"Running tool {self.name}: {params}"`), not a
 # REPL's own message about a slash command
 _PER_CALL = re.compile(r"\b(running|executing|calling|invoking|tool)\b[^{}]{0,40}\{", re.I)
+# an error or warning message (`print(f"Error running pip install: {e}")`) reports a failure,
+# it records no call
+_FAILURE = re.compile(r"""^[frbu]*["'](?:\\n|\s)*(?:error|failed|failure|unable|could not|cannot|"""
+                      r"""warning|exception)\b""", re.I)
 _CONVO = re.compile(r"messages|history|conversation|transcript|chat|events|steps|trajectory", re.I)
 _STORE_METHOD = re.compile(r"^(add_event|append_event|record_event|log_event|save_event|"
                            r"write_event|emit|publish|record|append|log_action|record_action)$")
@@ -89,11 +93,15 @@ def console(index: RepoIndex):
     """Tool calls and commands printed or logged as the model's actions run."""
     for facts, c in index.calls_where(_LOGGER.match):
         text = " ".join(c.args)
-        if not _TOOLISH.search(text) or not _driven(index, facts.path, c.line, 6):
+        if not _TOOLISH.search(text) or _FAILURE.match(text) or \
+                not _driven(index, facts.path, c.line, 6):
             continue
-        yield finding("records.console", f"{c.raw}(...) prints or logs each tool call as it "
-                      "runs (terminal only).", facts.path, c.line, c.end_line, func=c.func or "",
-                      per_call=bool(_PER_CALL.search(text)))
+        per_call = bool(_PER_CALL.search(text))
+        yield finding("records.console", f"{c.raw}(...) " + (
+                      "prints or logs each tool call as it runs" if per_call else
+                      "prints or logs a line about a tool or command as it runs")
+                      + " (terminal only).", facts.path, c.line, c.end_line, func=c.func or "",
+                      per_call=per_call)
 
 
 @probe("records.transcript", ("C9",), "Write the record per action, before it runs.")
