@@ -200,6 +200,9 @@ _ASKER = re.compile(r"(^|\.)(_?llm|_?model|_?client|chat_model|_?lm|provider|llm
                     r"_?backend|\w+_llm|llm_\w+)(?:\.(\w+))?$")
 
 
+_HANDLE = re.compile(r"client|provider|backend")
+
+
 def _asks(index, reach: Reach, known) -> list[tuple[str, int]]:
     """Calls that ask a model through an object the code names as one (`self.llm.completion(...)`,
     `interpreter.llm.run(...)`, `self.model.generate(...)`): model calls whose client class the
@@ -229,7 +232,9 @@ def _ask_verdict(raw: str) -> int:
         return 0
     method = m.group(3)
     if method is None:
-        return 1
+        # the object itself called (`llm(messages)`, `self.model(prompt)`); a client, provider
+        # or backend called bare is a factory or a context (`with backend(name, timeout=t)`)
+        return 0 if _HANDLE.search(m.group(2)) else 1
     return 2 if _ASK.match(method) or method in ("run", "stream", "create") else 0
 
 
