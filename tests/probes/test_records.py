@@ -220,6 +220,50 @@ def test_a_conversation_appended_to_a_file_is_a_transcript(tmp_path_factory):
         ("cli/io.py", line_of(CHAT_LOG, 'open("a"'), "Console.append_chat_history", "persist:open")]
 
 
+STEPPER = '''import json
+
+from openai import OpenAI
+
+
+class Stepper:
+    def __init__(self):
+        self.client = OpenAI()
+        self.trajectory = []
+        self.history = []
+
+    def step(self):
+        reply = self.client.chat.completions.create(model="m", messages=self.trajectory)
+        self.trajectory.append({"action": reply.choices[0].message.content})
+        return reply.choices[0].finish_reason == "stop"
+
+    def save_trajectory(self):
+        with open("run.traj", "w") as f:
+            json.dump(self.trajectory, f)
+
+    def save_history(self):
+        with open("history.json", "w") as f:
+            json.dump(self.history, f)
+
+    def run(self):
+        done = False
+        while not done:
+            done = self.step()
+            self.save_trajectory()
+        self.save_history()
+'''
+
+
+def test_a_transcript_written_in_the_loop_body_is_saved_after_every_iteration(tmp_path_factory):
+    main = "from cli.stepper import Stepper\n\n\ndef main():\n    Stepper().run()\n"
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "cli"\n\n[project.scripts]\ncli = "cli.main:main"\n',
+        "cli/__init__.py": "", "cli/stepper.py": STEPPER, "cli/main.py": main})
+    got = {f.data["func"]: f.data.get("loop_call") for f in m.findings()["records.transcript"]}
+    # the history is written once, after the loop: no per-step record
+    assert got == {"Stepper.save_trajectory": f"cli/stepper.py:{line_of(STEPPER, 'self.save_trajectory()')}",
+                   "Stepper.save_history": None}
+
+
 def test_event_store_persists_before_dispatch(live):
     assert with_data(live.findings()["records.event_store"], "func", "before_dispatch") == [
         ("agent/events.py", line_of(EVENTS, "def add_event"), "EventStream.add_event", True)]

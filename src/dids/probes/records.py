@@ -111,12 +111,47 @@ def transcript(index: RepoIndex):
             if _CONVO.search(" ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or ""))]
     # a function that opens its file and then dumps the record into it: the dump is the record
     dumps = {(facts.path, c.func) for facts, c, row in hits if row.get("mode_arg") is None}
+    per_step = _called_per_iteration(index)
     for facts, c, row in hits:
         if row.get("mode_arg") is not None and (facts.path, c.func) in dumps:
             continue
+        step = per_step(facts.path, c.line)
         yield finding("records.transcript", f"{c.raw}(...) in {c.func or 'module scope'} writes "
-                      "the conversation/step record to storage.", facts.path, c.line, c.end_line,
-                      func=c.func or "", row=row.id)
+                      "the conversation/step record to storage"
+                      + (f", after every iteration of the agent loop ({step})." if step else "."),
+                      facts.path, c.line, c.end_line, func=c.func or "", row=row.id,
+                      **({"per_step": True, "loop_call": step} if step else {}))
+
+
+def _called_per_iteration(index: RepoIndex):
+    """PATH, LINE -> the `path:line` of the call in an agent loop's body that reaches the
+    function holding LINE directly or through one more call (`while not done: step();
+    save_trajectory()`), or None. A write after the loop, or in the call that produces the
+    loop's items (`for chunk in self._chat()`), runs once per run or turn, not per step."""
+    session, graph = _session(index)
+    if session is None or not session.loops:
+        return lambda path, line: None
+    body: dict[str, str] = {}  # callee node -> the loop-body call that reaches it
+    for lp in session.loops:
+        if lp.kind != "loop":
+            continue
+        head_end = lp.line + lp.head.count("\n")
+        firsts = [(dst, line) for dst, line, how in graph.edges.get(lp.node, ())
+                  if head_end < line <= lp.end_line and how not in _NOT_CALLS]
+        for dst, line in firsts:
+            where = f"{lp.path}:{line}"
+            body.setdefault(dst, where)
+            for dst2, _l2, how2 in graph.edges.get(dst, ()):
+                if how2 not in _NOT_CALLS:
+                    body.setdefault(dst2, where)
+
+    def at(path: str, line: int) -> str | None:
+        return body.get(graph.node_at(path, line))
+
+    return at
+
+
+_NOT_CALLS = ("import", "package", "module", "nested", "decorator")
 
 
 @probe("records.event_store", ("C9",), "Make the event record tamper-evident and outside the model's reach.")
