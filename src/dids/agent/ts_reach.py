@@ -1,9 +1,10 @@
 """Reach over a repository whose scored path starts in a Node package.
 
 The walk is Reach's own (one graph, both languages). What differs is the place nobody reaches:
-a TypeScript/JavaScript file is `library` only when it belongs to the scored package or to a
-workspace package it depends on (their public API), and `off-path` otherwise (another app of
-the monorepo, a second extension, a build helper). Branches are judged by ts_defaults.
+a file is `library` only when it belongs to the scored package or to a workspace package it
+depends on (their public API), and `off-path` otherwise (another app of the monorepo, a second
+extension, a build helper, a Python bot that maintains the repository). Branches are judged by
+ts_defaults.
 """
 
 from __future__ import annotations
@@ -13,12 +14,9 @@ from .reach import Reach, offpath_place
 
 
 class MixedReach(Reach):
-    ts_files: frozenset = frozenset()
     product: frozenset = frozenset()  # package dirs of the scored product
 
     def of(self, path: str, line: int | None) -> str:
-        if path not in self.ts_files:
-            return super().of(path, line)
         got = super().of(path, line)
         if got != "library":
             return got
@@ -67,7 +65,6 @@ def compute(graph, entries, index, info, choice) -> MixedReach:
     product = product_dirs(index, info, choice.pkg)
     defaults = MixedDefaults(py_defaults, index, roots, product)
     r = MixedReach(graph, entries, defaults, index=index)
-    r.ts_files = frozenset(info.files)
     r.product = product
     return r.compute()
 
