@@ -168,6 +168,7 @@ def inventory(index: RepoIndex):
                           params=schema[:400], approval=None, base=base)
     yield from _registered_elsewhere(index, helpers)
     yield from _schema_objects(index)
+    yield from _mcp_listed_tools(index, helpers)
 
 
 _REGISTER_CALL = Names(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
@@ -302,6 +303,91 @@ def _schema_objects(index: RepoIndex):
                       f"({', '.join(caps)}).", facts.path, c.line, c.end_line, kind=_kind(),
                       name=value, registration="schema-object", capabilities=",".join(caps),
                       typed=True, params="", approval=None)
+
+
+_LISTER = re.compile(r"(^|\.)list_tools\(\s*\)$")
+_DISPATCHER = re.compile(r"(^|\.)call_tool\(")
+_INPUT_SCHEMA = ("inputSchema", "input_schema")
+
+
+def _mcp_listed_tools(index: RepoIndex, helpers):
+    """Tools an MCP server on the low-level SDK lists (`@server.list_tools()` returning
+    `Tool(name=..., inputSchema=...)`), each with the capabilities of its branch in the
+    `@server.call_tool()` dispatcher (`case ToolName.X:` / `if name == "x":`)."""
+    for facts in index.source_py():
+        listers = [d for d in facts.defs if any(_LISTER.search(x) for x in d.decorators)]
+        if not listers:
+            continue
+        dispatchers = [d for d in facts.defs if any(_DISPATCHER.search(x) for x in d.decorators)]
+        for lister in listers:
+            for c in _calls_in(facts, lister.qualname):
+                if c.short != "Tool" or not any(c.kw(k) for k in _INPUT_SCHEMA):
+                    continue
+                expr = (c.kw("name") or "").strip()
+                value = _constant(index, facts, expr) or _member(facts, expr)
+                if not value:
+                    continue
+                caps = {cap for rx, cs in _NAME_CAPS if rx.search(value) for cap in cs}
+                for d in dispatchers:
+                    caps |= _branch_caps(index, facts, d, expr, value, helpers)
+                caps = caps - {"read_only"} or {"read_only"}
+                schema = next(c.kw(k) for k in _INPUT_SCHEMA if c.kw(k))
+                yield finding("tools.inventory", f"Tool {value!r} listed by the MCP server's "
+                              f"{lister.name} ({', '.join(sorted(caps))}).", facts.path, c.line,
+                              c.end_line, kind=_kind(), name=value, registration="mcp-list",
+                              capabilities=",".join(sorted(caps)), typed=True,
+                              params=_schema_fields(facts, schema), approval=None)
+
+
+def _member(facts: PyFacts, expr: str) -> str | None:
+    """The string value of `Cls.MEMBER` for a class of FACTS (an Enum of tool names)."""
+    if expr.count(".") != 1:
+        return None
+    cls, attr = expr.split(".")
+    for a in facts.assigns:
+        if a.scope == cls and a.scope_kind == "class" and a.target == attr and a.value:
+            v = a.value.strip()
+            if len(v) >= 2 and v[0] in "\"'" and v[-1] == v[0]:
+                return v[1:-1]
+    return None
+
+
+_BRANCH = re.compile(r"^\s*(case\b|elif\b|if\b)")
+
+
+def _branch_caps(index: RepoIndex, facts: PyFacts, d: FuncDef, expr: str, value: str,
+                 helpers) -> set[str]:
+    """Capabilities of the calls in the dispatcher branch that handles the tool EXPR names
+    (its name as written, or the literal VALUE): from that branch's line to the next one."""
+    lines = index.text(facts.path).splitlines()
+    names = {expr, repr(value), f'"{value}"'}
+    start = next((i for i in range(d.line, min(d.end_line, len(lines)) + 1)
+                  if _BRANCH.match(lines[i - 1]) and any(n and n in lines[i - 1] for n in names)),
+                 None)
+    if start is None:
+        return set()
+    end = next((i - 1 for i in range(start + 1, min(d.end_line, len(lines)) + 1)
+                if _BRANCH.match(lines[i - 1]) and
+                len(lines[i - 1]) - len(lines[i - 1].lstrip()) <=
+                len(lines[start - 1]) - len(lines[start - 1].lstrip())), d.end_line)
+    caps: set[str] = set()
+    for c in _calls_in(facts, d.qualname):
+        if start < c.line <= end:
+            caps |= _call_caps(c)
+            if helpers and c.short in helpers:
+                caps |= helpers[c.short]
+    return caps
+
+
+def _schema_fields(facts: PyFacts, schema: str) -> str:
+    """The argument names of a tool schema built from a model class (`X.model_json_schema()`,
+    `X.schema()`) of FACTS, as `name:?` pairs."""
+    m = re.match(r"^([A-Za-z_]\w*)\.(model_json_schema|schema)\(\)$", schema.strip())
+    if not m:
+        return ""
+    fields = [a.target for a in facts.assigns if a.scope == m.group(1) and a.scope_kind == "class"
+              and a.target.isidentifier()]
+    return ",".join(f"{f}:?" for f in fields)[:400]
 
 
 def _constant(index: RepoIndex, facts, text: str) -> str | None:
