@@ -123,15 +123,14 @@ class Parsing:
         return self._collect(0, self.items)
 
     def later_facts(self) -> dict[str, PyFacts]:
-        try:
-            return self._collect(1, self.later)
-        except BaseException:
-            self.abandon()
-            raise
+        return self._collect_or_stop(1, self.later)
 
     def rest_facts(self) -> dict[str, PyFacts]:
+        return self._collect_or_stop(2, self.rest)
+
+    def _collect_or_stop(self, group: int, items: list[Item]) -> dict[str, PyFacts]:
         try:
-            return self._collect(2, self.rest)
+            return self._collect(group, items)
         except BaseException:
             self.abandon()
             raise
