@@ -306,3 +306,53 @@ def test_tool_lists_filtered_against_named_sets(tmp_path_factory):
     assert [(f.location.start_line, f.claim) for f in sets] == [
         (1, "EXCLUDED_AGENT_ACTIONS lists the tools or actions the filter at line "
             f"{line_of(FILTERS, 'included_actions =')} drops.")]
+
+
+# the graph is handed to a runner the repository does not ship; the one loop dids finds is a
+# separate chat loop that never calls the node
+GRAPH = '''from openai import OpenAI
+
+from app.nodes import tool_node
+from runner import Graph, run_graph
+
+
+def build_graph():
+    graph = Graph()
+    graph.add_node("tools", tool_node)
+    return graph
+
+
+def chat():
+    client = OpenAI()
+    while True:
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": input()}])
+
+
+def main():
+    run_graph(build_graph())
+    chat()
+'''
+
+NODES = '''TOOLS = []
+
+
+def tool_node(state):
+    """A graph node: the framework runs it, no call in the repository does."""
+    tool_map = {tool.name: tool for tool in TOOLS}
+    out = []
+    for tc in state["messages"][-1].tool_calls:
+        fn = tool_map.get(tc["name"])
+        out.append(fn.invoke(tc["args"]))
+    return {"messages": out}
+'''
+
+
+def test_a_graph_node_looping_over_the_models_tool_calls_is_the_hand_off(tmp_path_factory):
+    from .modelled import modelled
+
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "app"\n[project.scripts]\napp = "app.graph:main"\n',
+        "app/__init__.py": "", "app/graph.py": GRAPH, "app/nodes.py": NODES,
+        "scripts/replay_node.py": NODES.replace("def tool_node", "def replay_node")})
+    found = [(f.location.path, f.data["func"]) for f in m.findings()["agent.tool_call"]]
+    assert found == [("app/nodes.py", "tool_node")]  # the build script's copy is off the path

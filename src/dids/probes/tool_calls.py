@@ -43,6 +43,8 @@ _EXEC_NAMED = re.compile(r"^(\w+_)?(executor|interpreter)$|^_?(run|execute|exec)
                          re.I)
 _EXECUTORISH = re.compile(r"(executor|interpreter|computer|runtime|sandbox|terminal|kernel|shell)s?$", re.I)
 _VALIDATE = re.compile(r"^_?validate\w*(tool|arg|param|action|input)", re.I)
+# a loop over the tool calls of the model's reply: `for tc in last_ai.tool_calls:`
+_ITER_CALLS = re.compile(r"(^|\.)tool_calls\s*$")
 _BRANCH = "branches on the tool the model named"
 _SPAN = 40  # a finding covers the lines of one function's dispatch, not a whole module
 _GAP = 15
@@ -98,7 +100,15 @@ def tool_calls(index: RepoIndex):
         return
     # what the innermost agent loops reach: a REPL around the agent also runs the person's own
     # commands, whose lookups are not the model's choice
-    driven = model.session.inner or model.session.driven
+    driven = dict(model.session.inner or model.session.driven)
+    # a function that loops over the model's tool calls is that hand-off wherever it is called
+    # from (a graph node a framework runs, which the call graph cannot follow)
+    for facts in index.source_py():
+        for b in facts.blocks:
+            if b.kind == "for" and b.func and _ITER_CALLS.search(b.head) and \
+                    f"{facts.path}::{b.func}" not in driven and \
+                    model.reach.of(facts.path, b.line) == "default":
+                driven[f"{facts.path}::{b.func}"] = 99
     found = []
     for facts in index.source_py():
         per_func: dict[str, list[tuple[int, str]]] = {}
