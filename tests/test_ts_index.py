@@ -388,7 +388,6 @@ def test_a_python_led_choice_does_not_wait_for_the_typescript_parse(tmp_path, mo
 
 def test_a_typescript_led_repository_scores_alike_deferred_or_not(tmp_path, monkeypatch):
     from conftest import RepoBuilder
-    from dids.engine import score_index
     from tests.ts.test_ts_terminal_approvals import FILES
 
     repo = RepoBuilder(tmp_path / "node")
@@ -396,12 +395,19 @@ def test_a_typescript_led_repository_scores_alike_deferred_or_not(tmp_path, monk
                                              "    subprocess.run(['ls'])\n"})
     monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
     reports = []
+    for index, report in _scored_whole_and_deferred(repo):
+        assert index.agent.ts is not None  # the Node package is the scored path either way
+        reports.append(report)
+    assert reports[0] == reports[1]
+
+
+def _scored_whole_and_deferred(repo):
+    """(index, report without stats) of REPO, indexed in one go and then with a deferred parse."""
+    from dids.engine import score_index
+
     for defer in (False, True):
         index = build_index(acquire(str(repo.path)), defer_ts=defer)
-        report = score_index(index, reviewed="2026-01-01")
-        assert index.agent.ts is not None  # the Node package is the scored path either way
-        reports.append(report.model_dump(exclude={"stats"}))
-    assert reports[0] == reports[1]
+        yield index, score_index(index, reviewed="2026-01-01").model_dump(exclude={"stats"})
 
 
 @pytest.mark.parametrize("workers", [False, True])
@@ -410,7 +416,6 @@ def test_a_python_led_repository_reads_only_the_settings_of_its_frontend(tmp_pat
     """Its scored path is Python: of the TypeScript side only the sources that hold settings are
     parsed (the frontend's shipped defaults), the same whether the parse was deferred or not."""
     from conftest import RepoBuilder
-    from dids.engine import score_index
 
     if workers:
         monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
@@ -419,14 +424,12 @@ def test_a_python_led_repository_reads_only_the_settings_of_its_frontend(tmp_pat
                                                  "export const run = (c: string) => spawn(c, { shell: true });\n"})
     monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
     reports = []
-    for defer in (False, True):
-        index = build_index(acquire(str(repo.path)), defer_ts=defer)
-        report = score_index(index, reviewed="2026-01-01")
+    for index, report in _scored_whole_and_deferred(repo):
         assert index.agent.ts is None  # the scored path is Python
         assert sorted(index.ts) == ["frontend/src/settings.ts"]
         assert {s.key for s in index.settings if s.path == "frontend/src/settings.ts"} >= \
             {"ACME_API", "CONFIRMATION_MODE"}
         assert index.stats["ts_settings_only"] is True
-        reports.append(report.model_dump(exclude={"stats"}))
+        reports.append(report)
     assert reports[0] == reports[1]
     assert reports[0]["agent"]["assessed"]["settings_only"] == ["typescript/javascript"]

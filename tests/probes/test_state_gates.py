@@ -5,9 +5,7 @@ action already is held (inside `if (x.status === AwaitingApproval)`) and a compa
 
 from __future__ import annotations
 
-import pytest
-
-from tests.agentmodel.repos import modelled
+from .modelled import modelled_fixtures
 
 PY_FILES = {
     "pyproject.toml": '[project]\nname = "held"\n[project.scripts]\nheld = "held.main:main"\n',
@@ -95,14 +93,7 @@ export class Scheduler {
 }
 
 
-@pytest.fixture(scope="module")
-def py(tmp_path_factory):
-    return modelled(tmp_path_factory, PY_FILES)
-
-
-@pytest.fixture(scope="module")
-def ts(tmp_path_factory):
-    return modelled(tmp_path_factory, TS_FILES)
+py, ts = modelled_fixtures(PY_FILES, TS_FILES)
 
 
 def _states(m):

@@ -130,7 +130,7 @@ _REF = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$")
 _WRITE_MODE = re.compile(r"""^[rbuRBU]?["'][rbt]*[wax+][rbt+]*["']$""")
 
 
-def _writes(call: Call, mode_arg: int) -> bool:
+def opens_to_write(call: Call, mode_arg: int) -> bool:
     """Whether CALL opens a file to write: its mode (positional MODE_ARG or `mode=`) is a literal
     with w, a, x or +."""
     mode = call.kw("mode") or (call.args[mode_arg] if len(call.args) > mode_arg else None)
@@ -168,7 +168,7 @@ def matches(index) -> dict[str, list]:
                                              _LITERAL.match(c.args[code_arg])):
                     continue  # exec("literal") runs no model-written code
                 mode_arg = row.get("mode_arg")
-                if mode_arg is not None and not _writes(c, mode_arg):
+                if mode_arg is not None and not opens_to_write(c, mode_arg):
                     continue  # open(path) reads: only a write, append or create mode persists
                 out.setdefault(row.kind, []).append((facts, c, row))
                 break

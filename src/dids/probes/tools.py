@@ -59,7 +59,6 @@ def helper_capabilities(index: RepoIndex) -> dict[str, set[str]]:
 
 _by_func_last: list = [None, None]  # (facts, its calls grouped by enclosing function)
 _callee_caps_memo: dict[str, frozenset[str]] = {}
-_OPEN_WRITE = re.compile(r"""^['"][wax]""")
 
 
 def _calls_in(facts: PyFacts, qualname: str) -> list:
@@ -115,8 +114,7 @@ def _call_caps(c) -> frozenset[str] | set[str]:
     caps = _callee_caps(c.callee)
     if c.callee in SPAWN and is_shell(c):
         caps = caps | {"shell"}  # a command string through a shell: raw passthrough
-    if c.short == "open" and any(
-            _OPEN_WRITE.match(a) for a in c.args[1:2] + tuple(v for k, v in c.kwargs if k == "mode")):
+    if c.short == "open" and semantics.opens_to_write(c, 1):
         caps = caps | {"fs_write"}
     return caps
 
@@ -359,17 +357,19 @@ def _branch_caps(index: RepoIndex, facts: PyFacts, d: FuncDef, expr: str, value:
                  helpers) -> set[str]:
     """Capabilities of the calls in the dispatcher branch that handles the tool EXPR names
     (its name as written, or the literal VALUE): from that branch's line to the next one."""
-    lines = index.text(facts.path).splitlines()
+    def line(i: int) -> str:
+        return index.line(facts.path, i)
+
+    def indent(i: int) -> int:
+        return len(line(i)) - len(line(i).lstrip())
+
     names = {expr, repr(value), f'"{value}"'}
-    start = next((i for i in range(d.line, min(d.end_line, len(lines)) + 1)
-                  if _BRANCH.match(lines[i - 1]) and any(n and n in lines[i - 1] for n in names)),
-                 None)
+    start = next((i for i in range(d.line, d.end_line + 1)
+                  if _BRANCH.match(line(i)) and any(n and n in line(i) for n in names)), None)
     if start is None:
         return set()
-    end = next((i - 1 for i in range(start + 1, min(d.end_line, len(lines)) + 1)
-                if _BRANCH.match(lines[i - 1]) and
-                len(lines[i - 1]) - len(lines[i - 1].lstrip()) <=
-                len(lines[start - 1]) - len(lines[start - 1].lstrip())), d.end_line)
+    end = next((i - 1 for i in range(start + 1, d.end_line + 1)
+                if _BRANCH.match(line(i)) and indent(i) <= indent(start)), d.end_line)
     caps: set[str] = set()
     for c in _calls_in(facts, d.qualname):
         if start < c.line <= end:
