@@ -152,6 +152,10 @@ def parent_of(d) -> str | None:
 _GENERIC = re.compile(r"^[A-Z][0-9]?$")  # a type parameter (`T`, `K`), not a named type
 
 
+# the names a parameter binds: `x`, `...rest`, `{ a, b: c = 1 }` (a, c), `[x, y]`
+_BOUND_NAME = re.compile(r"(?<![\w$.:])([A-Za-z_$][\w$]*)(?=\s*(?:[,}\]=]|$))")
+
+
 def type_names(annotation: str | None) -> list[str]:
     """The named types an annotation mentions (generic wrappers like Promise<> looked into)."""
     if not annotation:
@@ -488,16 +492,27 @@ class _Resolver:
         mid = f"{path}::{MODULE}"
         defs = {d.qualname: d for d in facts.defs}
         classes = {c.qualname for c in facts.classes}
+        # name -> classes per function scope; "" holds the module's variables (`let m: Manager;`,
+        # `const m = new Manager()`), which a function sees unless it binds the name itself
         local_types: dict[str, dict[str, list[str]]] = {}
+        bound: set[tuple[str, str]] = set()  # (scope, name) a function binds, typed or not
         for a in facts.assigns:
-            if a.scope_kind == "function" and a.target.isidentifier():
+            if not a.target.isidentifier():
+                continue
+            if a.scope_kind == "function":
+                bound.add((a.scope, a.target))
                 d = defs.get(a.scope)
                 got = self.classes_of(path, a.annotation) or \
                     self.value_classes(path, a.value, d.cls if d else None)
                 if got:
                     local_types.setdefault(a.scope, {})[a.target] = got
+            elif a.scope_kind == "module":
+                got = self.classes_of(path, a.annotation) or self.value_classes(path, a.value, None)
+                if got:
+                    local_types.setdefault("", {}).setdefault(a.target, got)
         for d in facts.defs:
-            for p in d.params:
+            for p in d.params:  # `x`, `...xs` and the names a pattern destructures
+                bound.update((d.qualname, n) for n in _BOUND_NAME.findall(p.name.replace("...", " ")))
                 if p.annotation and p.name.isidentifier():
                     got = self.classes_of(path, p.annotation)
                     if got:
@@ -518,7 +533,7 @@ class _Resolver:
                 if t is not None:
                     g.add_edge(src, f"{t}::{MODULE}", c.line, "import")
                 continue
-            targets = self.call_targets(path, c, defs, local_types)
+            targets = self.call_targets(path, c, defs, local_types, bound)
             if targets:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
@@ -634,7 +649,7 @@ class _Resolver:
             return None  # a namespace import named as a value is not a use of its code
         return t
 
-    def call_targets(self, path, c, defs, local_types) -> list[tuple[str, str]]:
+    def call_targets(self, path, c, defs, local_types, bound=frozenset()) -> list[tuple[str, str]]:
         g = self.g
         raw = c.raw
         is_new = raw.startswith("new ")
@@ -665,12 +680,14 @@ class _Resolver:
             return [(m, "super")] if m else []
         head, _, rest = raw.partition(".")
         scope = c.func
-        if scope and rest and "." not in rest:
-            s = scope
-            while s:
+        if rest and "." not in rest:
+            s = scope or ""
+            while True:
                 got = local_types.get(s, {}).get(head)
                 if got:
                     return [(m, "local") for t in got for m in [g.method(t, rest)] if m]
+                if not s or (s, head) in bound:
+                    break  # the module's variable, or shadowed by this function's own name
                 s = s.rsplit(".", 1)[0] if "." in s else ""
         if scope and not rest:
             s = scope

@@ -24,6 +24,8 @@ _SHELL_BIN = re.compile(r"""^["'`](?:/bin/|/usr/bin/)?(?:ba|z|da|k|fi)?sh["'`]$|
                         r"""powershell(?:\.exe)?|pwsh)["'`]$""", re.I)
 _SHELL_FLAG = re.compile(r"""["'`](-c|-lc|-ic|/c|-Command)["'`]""")
 _FULL = re.compile(r"\.\.\.\s*process\.env\b|^process\.env$|Object\.assign\(\s*\{\}\s*,\s*process\.env")
+_IDENT = re.compile(r"^[A-Za-z_$][\w$]*$")
+_OPTIONS_NAME = re.compile(r"opt|config|settings", re.I)
 _DELETE = re.compile(r"\bdelete\s+[\w.]+\[|\bdelete\s+[\w.]+\.\w+")
 
 
@@ -34,8 +36,48 @@ def env_kind(facts, call, option: str | None) -> tuple[str, int]:
     text = call.kw(option)
     if text is None:
         spread = [v for k, v in call.kwargs if k == "**"]
-        return ("unknown" if spread else "inherit"), call.line
+        if spread:
+            return "unknown", call.line
+        return _options_variable(facts, call, option)
     return _classify(facts, call, text.strip(), 0)
+
+
+def _options_variable(facts, call, option: str) -> tuple[str, int]:
+    """The environment of options handed in as a variable (`execFile(cmd, args, options)`):
+    an object literal bound to it earlier in the function is read for OPTION; an options
+    variable dids cannot follow leaves the environment unknown, not the parent's."""
+    for arg in call.args[1:]:
+        name = arg.strip()
+        if not _IDENT.match(name):
+            continue
+        bound = [a for a in facts.assigns if a.target == name and a.line <= call.line
+                 and a.scope == (call.func or "module")]
+        value = (bound[-1].value or "").strip() if bound else ""
+        if value.startswith("{"):
+            m = re.search(r"(?:^|[{,\s])" + re.escape(option) + r"\s*:\s*", value)
+            if m is None:
+                return "inherit", call.line  # an options object without an environment
+            kind, _ = _classify(facts, call, _value_at(value, m.end()), 0)
+            return kind, bound[-1].line
+        if _OPTIONS_NAME.search(name):  # options built elsewhere (a parameter, a call)
+            return "unknown", call.line
+    return "inherit", call.line
+
+
+def _value_at(text: str, start: int) -> str:
+    """The expression of an object-literal property starting at START, up to its comma."""
+    depth = 0
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return text[start:i].strip()
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return text[start:i].strip()
+    return text[start:].strip()
 
 
 def _classify(facts, call, text: str, depth: int) -> tuple[str, int]:
