@@ -273,6 +273,48 @@ def test_locals_typed_by_constructor_or_parameter_annotation(attrs):
     assert ("svc/parts.py::Database.query", "local") in edges(attrs, "svc/agent.py::local_ctor")
 
 
+def test_module_singletons_resolve_in_their_module_and_where_imported():
+    # `agent = Agent()` at module level, used by a route handler, is PyCG's assignment-based
+    # case; a function binding the same name itself (a parameter) is not the singleton
+    g = graph_of({
+        "svc/__init__.py": "",
+        "svc/core.py": """
+            class Agent:
+                def run(self, task):
+                    return task
+
+
+            class Store:
+                def save(self, x):
+                    return x
+
+
+            agent = Agent()
+            store: Store
+
+
+            def handle(task):
+                store.save(task)
+                return agent.run(task)
+
+
+            def shadowed(agent):
+                return agent.run("x")
+            """,
+        "svc/api.py": """
+            from svc.core import agent
+
+
+            def route(task):
+                return agent.run(task)
+            """,
+    })
+    assert edges(g, "svc/core.py::handle") == {("svc/core.py::Store.save", "local"),
+                                               ("svc/core.py::Agent.run", "local")}
+    assert edges(g, "svc/api.py::route") == {("svc/core.py::Agent.run", "local")}
+    assert edges(g, "svc/core.py::shadowed") == set()
+
+
 def test_calls_on_receivers_of_unknown_class_are_kept_unresolved_not_guessed():
     g = graph_of({
         "m.py": """

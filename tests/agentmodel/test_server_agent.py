@@ -141,12 +141,13 @@ def test_event_driven_step_stands_for_the_loop(srv):
     assert loops[0].llm == (("opsbot/handler.py", srv.line("opsbot/handler.py", "messages.create")),)
 
 
-def test_module_level_instance_method_is_reached_by_name(srv):
-    # `handler.on_event(...)`: the receiver is a module global the graph does not type, so the
-    # method is reached by name through the live EventHandler class
+def test_module_level_instance_method_is_reached_from_the_route(srv):
+    # `handler.on_event(...)`: the receiver is the module singleton `handler = EventHandler()`,
+    # so the route handler calls the method itself (entry app -> route -> on_event)
     r = srv.model.reach
     assert r.of("opsbot/handler.py", srv.line("opsbot/handler.py", "async def on_event")) == "default"
-    assert r.parent["opsbot/handler.py::EventHandler.on_event"][2] in ("dispatch", "member")
+    assert r.parent["opsbot/handler.py::EventHandler.on_event"][0] == "opsbot/server.py::events"
+    assert r.parent["opsbot/handler.py::EventHandler.on_event"][2] == "local"
 
 
 def test_remote_sandbox_row_is_the_model_driven_executor(srv):

@@ -326,6 +326,7 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
         if path in mods.by_path:
             r.collect_registries(path, facts)
     r.collect_decorator_registries()
+    r.collect_instances()  # module singletons (`agent = Agent()`), before any method call
     for path, facts in py.items():
         if path in mods.by_path:
             r.file_edges(path, facts)
@@ -338,6 +339,7 @@ class _Resolver:
         self.g, self.py, self.top = g, py, toplevel
         self.attr_types: dict[str, dict[str, str]] = {}  # class id -> attribute -> class id
         self.attr_funcs: dict[str, dict[str, str]] = {}  # class id -> attribute -> function id
+        self.instances: dict[str, dict[str, str]] = {}  # module path -> variable -> class id
         self._memo: dict[tuple[str, str], str | None] = {}
         # _global() answers depend only on the dotted name, the class hierarchy and `top`.
         # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
@@ -508,6 +510,33 @@ class _Resolver:
             if self._global_memo:
                 self._global_memo.clear()
 
+    def collect_instances(self) -> None:
+        """Module variables holding an instance of a known class (`agent = Agent(...)`,
+        `store: Store`): a method called on one, in its module or where it is imported, is that
+        class's method. A name assigned twice at module level keeps its first class."""
+        for path, facts in self.py.items():
+            if path not in self.g.modules.by_path:
+                continue
+            for a in facts.assigns:
+                if a.scope_kind != "module" or not a.target.isidentifier():
+                    continue
+                t = self.ctor_class(path, a.value) or self.annotation_class(path, a.annotation)
+                if t and self.g.nodes[t].kind == "class":
+                    self.instances.setdefault(path, {}).setdefault(a.target, t)
+
+    def instance_class(self, path: str, name: str, depth: int = 0) -> str | None:
+        """The class of module variable NAME as PATH sees it (its own or imported)."""
+        t = self.instances.get(path, {}).get(name)
+        if t is not None or depth > 3:
+            return t
+        facts = self.py.get(path)
+        if facts is None or name not in facts.imports:
+            return None
+        hit = self.g.modules.split(self.g.modules.absolute(facts.imports[name], path))
+        if hit is None or not hit[1] or "." in hit[1]:
+            return None
+        return self.instance_class(hit[0], hit[1], depth + 1)
+
     def collect_decorator_registries(self) -> None:
         """Registries a decorator fills (`def tool(fn): REGISTRY[fn.__name__] = fn`): each
         function or class decorated with it is an entry, keyed by its name."""
@@ -583,12 +612,16 @@ class _Resolver:
                 if t:
                     self.attr_types.setdefault(f"{path}::{a.scope}", {})[a.target] = t
         local_types: dict[str, dict[str, str]] = {}
+        # (function, name) a function binds itself: a module instance of that name is shadowed
+        bound: set[tuple[str, str]] = set()
         for a in facts.assigns:
             if a.scope_kind == "function" and a.target.isidentifier():
+                bound.add((a.scope, a.target))
                 t = self.ctor_class(path, a.value) or self.annotation_class(path, a.annotation)
                 if t:
                     local_types.setdefault(a.scope, {})[a.target] = t
         for d in facts.defs:
+            bound.update((d.qualname, p.name.lstrip("*")) for p in d.params)
             for p in d.params:
                 if p.annotation and p.name not in ("self", "cls"):
                     t = self.annotation_class(path, p.annotation)
@@ -612,7 +645,7 @@ class _Resolver:
             key = (c.raw, c.callee, func, cls)
             targets = targets_of.get(key)
             if targets is None:
-                targets = targets_of[key] = self._call_targets(path, c, defs, local_types)
+                targets = targets_of[key] = self._call_targets(path, c, defs, local_types, bound)
             if targets:
                 for t, how in targets:
                     g.add_edge(src, t, c.line, how)
@@ -760,7 +793,7 @@ class _Resolver:
                 return None
         return self.symbol(path, name)
 
-    def _call_targets(self, path, c, defs, local_types) -> list[tuple[str, str]]:
+    def _call_targets(self, path, c, defs, local_types, bound=frozenset()) -> list[tuple[str, str]]:
         """The (node, how) a call reaches (never modified by callers: file_edges reuses it for
         calls of the same text in the same scope)."""
         raw = c.raw
@@ -798,6 +831,12 @@ class _Resolver:
             t = local_types[c.func][head]
             m = g.method(t, rest)
             return [(m, "local")] if m else []
+        if rest and "." not in rest and self.instances and \
+                not self._binds(c.func, head, bound):
+            t = self.instance_class(path, head)
+            if t is not None:
+                m = g.method(t, rest)
+                return [(m, "local")] if m else []
         if c.func and "." not in raw:
             scope = c.func
             while scope:  # a nested function of this one or of an enclosing one
@@ -811,6 +850,16 @@ class _Resolver:
         if t is None:
             return []
         return [(t, "ctor" if g.nodes[t].kind == "class" else "call")]
+
+
+    @staticmethod
+    def _binds(func: str | None, name: str, bound) -> bool:
+        """Whether FUNC or a function enclosing it binds NAME (a parameter or a local)."""
+        while func:
+            if (func, name) in bound:
+                return True
+            func = func.rsplit(".", 1)[0] if "." in func else ""
+        return False
 
 
 def resolve_value(facts: PyFacts, text: str) -> str:

@@ -292,6 +292,11 @@ def _steps(graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
             continue
         out.append(Loop(nid, node.path, node.line, node.end_line, "one step per event",
                         tuple(sites_of.get(nid, [])[:3]), d, kind="step"))
+    # a caller of another step (the route that hands each event to the handler's step) is
+    # not a step of its own
+    nearer = {lp.node for lp in out if lp.depth == 1}
+    out = [lp for lp in out if lp.depth == 1 or
+           not any(src == lp.node for n in nearer for src, _line in rev.get(n, ()))]
     # a function called per step (`_step`, `run_step`) first, then the nearest the model call
     out.sort(key=lambda lp: ("step" not in lp.node.rsplit(".", 1)[-1].lower(), lp.depth,
                              reach.distance(lp.path, lp.line) or 999, lp.path, lp.line))
