@@ -356,3 +356,54 @@ def test_a_graph_node_looping_over_the_models_tool_calls_is_the_hand_off(tmp_pat
         "scripts/replay_node.py": NODES.replace("def tool_node", "def replay_node")})
     found = [(f.location.path, f.data["func"]) for f in m.findings()["agent.tool_call"]]
     assert found == [("app/nodes.py", "tool_node")]  # the build script's copy is off the path
+
+
+EVENT_LOOP = '''from openai import OpenAI
+
+from app.bus import bus
+
+
+def main():
+    client = OpenAI()
+    messages = [{"role": "user", "content": "hi"}]
+    for _ in range(10):
+        reply = client.chat.completions.create(model="m", messages=messages)
+        bus.emit(reply)
+        for tool_call in reply.choices[0].message.tool_calls or []:
+            messages.append(run_tool(tool_call))
+
+
+TOOLS = {"echo": lambda text: text}
+
+
+def run_tool(tool_call):
+    tool = TOOLS[tool_call.function.name]
+    return tool(tool_call.function.arguments)
+'''
+
+EVENT_BUS = '''class EventBus:
+    def __init__(self):
+        self._handlers = {}
+
+    def emit(self, event):
+        event_type = type(event)
+        handlers = self._handlers.get(event_type, ())
+        for h in handlers:
+            h(event)
+
+
+bus = EventBus()
+'''
+
+
+def test_an_event_bus_looking_up_handlers_by_event_type_is_not_a_tool_call(tmp_path_factory):
+    from .modelled import modelled
+
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "app"\n[project.scripts]\napp = "app.loop:main"\n',
+        "app/__init__.py": "", "app/loop.py": EVENT_LOOP, "app/bus.py": EVENT_BUS})
+    # the singleton's emit is reached from the loop
+    assert "app/bus.py::EventBus.emit" in {d for d, _l, _h in m.model.graph.edges["app/loop.py::main"]}
+    found = [(f.location.path, f.data["func"]) for f in m.findings()["agent.tool_call"]]
+    assert ("app/loop.py", "run_tool") in found
+    assert not any(path == "app/bus.py" for path, _func in found)

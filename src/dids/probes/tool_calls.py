@@ -28,7 +28,9 @@ _HEAD = re.compile(r"(?:\.function\.name|\btool_?name|\b\w*tool_?call\w*\.name)\
 # the arguments the model wrote, parsed: `json.loads(tool_call.function.arguments)`
 _ARGS = re.compile(rf"\b{_CALL_NAME}\.(?:function\.)?arguments\b|\.function\.arguments\b", re.I)
 # a tool looked up in a name-keyed mapping: `self.tools[name](...)`, `tool_map.get(name)`
-_LOOKUP = re.compile(r"\b\w*(?:tools?|actions?|handlers?)\w*\s*(?:\[[^\]]+\]|\.get\()", re.I)
+# (not a handler registry keyed by an event's type: `self._handlers.get(type(event))`)
+_LOOKUP = re.compile(r"\b\w*(?:tools?|actions?|handlers?)\w*\s*(?:\[(?!\s*(?:type\(|\w*event))"
+                     r"[^\]]+\]|\.get\((?!\s*(?:type\(|\w*event)))", re.I)
 # a name-keyed map of tools built for dispatch: `{tool.name: tool for tool in tools}`
 _NAME_MAP = re.compile(r"^\{\s*(\w+)\.name\s*:\s*\1\s+for\s+\1\s+in\b")
 # the tool name the model gave, read off its tool call: `name = tool_call.function.name`
