@@ -606,3 +606,60 @@ def test_a_method_called_only_behind_a_pruned_edge_is_not_reached():
     dist, _ = g.reach(["m.py::main"], follow=_skip_guarded)
     assert "m.py::Agent.run" in dist
     assert "m.py::Agent.extra" not in dist
+
+
+def test_imports_below_a_sys_path_edit_resolve_in_that_tree():
+    # `backend/server/app.py` puts `backend/` on sys.path at import time, so `server.ws` and
+    # `utils` there are backend's modules; a runtime edit inside a function opens nothing, a
+    # file named after the library it wraps is not that library, and a dotted name in code
+    # (`tool.name` on a local) is never taken for a module
+    g = graph_of({
+        "backend/__init__.py": "",
+        "backend/utils.py": "def write_pdf(x):\n    return x\n",
+        "backend/server/__init__.py": "",
+        "backend/server/ws.py": "def run_agent(task):\n    return task\n",
+        "backend/server/tool.py": "def name():\n    return 1\n",
+        "backend/server/app.py": """
+            import os
+            import sys
+
+            sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+
+            from server.ws import run_agent
+            from utils import write_pdf
+
+
+            def route(task, tool):
+                tool.name()
+                return write_pdf(run_agent(task))
+            """,
+        "lib/pkg/__init__.py": "",
+        "lib/pkg/redis/__init__.py": "",
+        "lib/pkg/redis/client.py": """
+            import sys
+
+            from redis.asyncio import Redis
+
+
+            def connect(path):
+                sys.path.append(path)
+                return Redis()
+            """,
+        "lib/pkg/redis/asyncio.py": "class Redis:\n    pass\n",
+        "lib/pkg/slack/__init__.py": "",
+        "lib/pkg/slack/slack_sdk.py": """
+            import sys
+
+            sys.path.insert(0, ".")
+
+            from slack_sdk import WebClient
+
+
+            def post():
+                return WebClient()
+            """,
+    })
+    assert edges(g, "backend/server/app.py::route") == {
+        ("backend/server/ws.py::run_agent", "call"), ("backend/utils.py::write_pdf", "call")}
+    assert edges(g, "lib/pkg/redis/client.py::connect") == set()  # the redis library
+    assert edges(g, "lib/pkg/slack/slack_sdk.py::post") == set()  # the slack_sdk library

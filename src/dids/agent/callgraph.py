@@ -271,9 +271,20 @@ class CallGraph:
         return any(self._external_bases.get(c) for c in self.mro(cls_id))
 
 
+_SYS_PATH_EDIT = frozenset({"sys.path.insert", "sys.path.append", "sys.path.extend"})
+
+
+def sys_path_trees(py: dict[str, PyFacts]) -> frozenset[str]:
+    """Directories of modules that put a directory on sys.path when imported (at module
+    scope: the idiom that makes a server's own imports work, not a registry loaded at run
+    time): below them an import may name a module by its path (ModuleMap.absolute)."""
+    return frozenset(p.rsplit("/", 1)[0] for p, facts in py.items() if "/" in p and
+                     any(c.func is None and c.callee in _SYS_PATH_EDIT for c in facts.calls))
+
+
 def build(py: dict[str, PyFacts]) -> CallGraph:
     """The call graph of the parsed sources PY (path -> facts)."""
-    mods = ModuleMap(py)
+    mods = ModuleMap(py, path_roots=sys_path_trees(py))
     g = CallGraph(modules=mods)
     toplevel: dict[str, dict[str, str]] = {}  # path -> top-level name -> node id
     for path, facts in py.items():
@@ -375,7 +386,7 @@ class _Resolver:
             return self._global(origin + ("." + rest if rest else ""), depth + 1)
         if "." not in dotted:
             return None  # a builtin or an unknown local name, never a module of the same name
-        return self._global(self.g.modules.absolute(dotted, path), depth + 1)
+        return self._global(self.g.modules.absolute(dotted, path, imported=False), depth + 1)
 
     def _global(self, dotted: str, depth: int) -> str | None:
         memo = self._global_memo
