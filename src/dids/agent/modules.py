@@ -64,14 +64,10 @@ class ModuleMap:
         import statement names (IMPORTED), never a dotted name in code (`tool.name` on a local
         `tool`), and never the importing file itself."""
         if not origin.startswith("."):
-            if not imported:
-                return origin
-            hit = self.split(origin)
-            if hit is None:
+            if imported and self.split(origin) is None:
                 root = self._path_root(path)
                 if root is not None:
                     return self._under_path_root(origin, path, root) or origin
-                return origin
             return origin
         mod = self.by_path.get(path, "")
         dots = len(origin) - len(origin.lstrip("."))

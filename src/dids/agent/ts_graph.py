@@ -512,7 +512,8 @@ class _Resolver:
                     local_types.setdefault("", {}).setdefault(a.target, got)
         for d in facts.defs:
             for p in d.params:  # `x`, `...xs` and the names a pattern destructures
-                bound.update((d.qualname, n) for n in _BOUND_NAME.findall(p.name.replace("...", " ")))
+                names = _BOUND_NAME.findall(p.name.replace("...", " "))
+                bound.update((d.qualname, n) for n in names)
                 if p.annotation and p.name.isidentifier():
                     got = self.classes_of(path, p.annotation)
                     if got:
