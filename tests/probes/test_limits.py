@@ -376,3 +376,16 @@ def test_model_settable_near_misses_do_not_fire(repo):
                           "SNIPPET = '@tool\\ndef extend_budget(max_steps: int): ...'\n",
     }
     assert probe_findings(repo, files, "limits.model_settable") == []
+
+
+def test_a_cap_in_a_joined_condition_names_only_its_counter():
+    # the claim "The run stops when <counter> reaches <bound>" quotes the counter compared,
+    # not the conditions and line breaks joined before it
+    from dids.probes.limits import _bound_of
+
+    head = ("self.max_usage_count is not None\n"
+            "            and self.current_usage_count >= self.max_usage_count")
+    assert _bound_of(head) == ("self.current_usage_count", "max_usage_count")
+    assert _bound_of('state["steps"] >= MAX_STEPS') == ('state["steps"]', "MAX_STEPS")
+    got = _bound_of('self.state.get("ops", {"counter": 0})["counter"] >= MAX_OPERATIONS')
+    assert got == ('self.state.get("ops", {"counter": 0})["counter"]', "MAX_OPERATIONS")

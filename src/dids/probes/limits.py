@@ -143,11 +143,31 @@ _COUNTER_WORD = re.compile(r"step|iter|turn|round|loop|count|call|attempt|n_|num
 _CONST_BOUND = re.compile(r"(>=|>|<=|<)\s*(?:self\.|cls\.)?(MAX_\w+|\w+_LIMIT|\w*_MAX|max_\w+)\b")
 
 
+def _last_operand(text: str) -> str:
+    """The expression TEXT ends with (`self.state.get("n", {"c": 0})["c"]`), brackets kept
+    whole, up to the space or operator before it."""
+    depth, i = 0, len(text)
+    while i > 0:
+        ch = text[i - 1]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and not (ch.isalnum() or ch in "_.\"'"):
+            break
+        i -= 1
+    return text[i:]
+
+
 def _bound_of(head: str):
     """(counter, bound) of a comparison of a counter with a limit in HEAD, or None."""
     m = _CONST_BOUND.search(head)
     if m and m.group(1) in (">=", ">"):  # `...counter"] >= MAX_OPERATIONS`: whatever counts
-        return head[:m.start()].strip()[-40:] or "a counter", m.group(2)
+        # the operand just before the comparison, not the conditions joined before it
+        left = _last_operand(head[:m.start()].rstrip())
+        return (left if left and len(left) <= 80 else "a counter"), m.group(2)
     for m in _BOUND.finditer(head):
         a, b = m.group("a"), m.group("b")
         for counter, bound in ((a, b), (b, a)):
