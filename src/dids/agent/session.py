@@ -177,9 +177,22 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
             if depth is not None:
                 found.append(Loop(nid, node.path, b.line, b.end_line, b.head,
                                   tuple(sites_of.get(nid, [])[:3]), depth))
-    # the outermost loops first, nearest the entry points
-    found.sort(key=lambda lp: (reach.distance(lp.path, lp.line) or 999, lp.depth, lp.path, lp.line))
+    # the outermost loops first, nearest the entry points; a `for` over a collection the code
+    # holds (`for guardrail in self._guardrails`) maps work over items, it is not the agent's
+    # turn loop, so it comes after the `while` and counted loops
+    found.sort(key=lambda lp: (_over_items(lp.head), reach.distance(lp.path, lp.line) or 999,
+                               lp.depth, lp.path, lp.line))
     return _drop_nested(found)
+
+
+# a loop over items: `enumerate(self._guardrails)`, `self.documents`, `tasks` (not `range(n)`,
+# an iterator of steps or turns, or a condition)
+_ITEMS = re.compile(r"^(?:enumerate\()?\s*(?:self\.)?_?(?!steps?\b|turns?\b|iterations?\b|rounds?\b)"
+                    r"[a-z]\w*s(?:\s*,\s*\d+)?\)?\s*$")
+
+
+def _over_items(head: str) -> bool:
+    return bool(_ITEMS.match(head.strip()))
 
 
 _RETRY = re.compile(r"attempt|retr|tries|backoff", re.I)
