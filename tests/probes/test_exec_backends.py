@@ -203,3 +203,38 @@ def test_selector_ignores_private_state(repo):
            "    _sandbox_mode: str = 'local'\n    sandbox_mode: str = 'local'\n")
     found = probe_findings(repo, {"agent/config.py": src}, "exec.selector")
     assert [f.data["key"] for f in found] == ["sandbox_mode"]
+
+
+SAFE_LAMBDA = '''import ast
+
+SAFE = {"len": len, "min": min}
+
+
+def build(expr: str):
+    tree = ast.parse(expr, mode="eval")
+    restricted = {"__builtins__": SAFE}
+    return eval(compile(tree, "<s>", "eval"), restricted, {})
+
+
+def literal_globals(expr: str):
+    return eval(expr, {"__builtins__": {}, "x": 1})
+
+
+def full_builtins(expr: str):
+    import builtins
+    return eval(expr, {"__builtins__": builtins})
+
+
+def plain(expr: str, scope: dict):
+    return eval(expr, scope)
+'''
+
+
+def test_restricted_fires_on_eval_with_replaced_builtins_only(repo):
+    from .helpers import probe_findings
+
+    found = probe_findings(repo, {"agent/safe.py": SAFE_LAMBDA}, "exec.restricted")
+    assert [(f.location.start_line, f.data["func"]) for f in found] == [
+        (line_of(SAFE_LAMBDA, "return eval(compile("), "build"),
+        (line_of(SAFE_LAMBDA, '"__builtins__": {}, "x": 1'), "literal_globals")]
+    # builtins handed on whole, or globals dids cannot see, are not restricted

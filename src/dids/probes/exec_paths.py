@@ -338,6 +338,32 @@ def restricted(index: RepoIndex):
             yield finding("exec.restricted", "Model code is run by an AST-walking interpreter with "
                           "an import allowlist.", facts.path, parses[0].line,
                           allow=",".join(sorted(allow)[:3]))
+    # eval/exec whose globals replace the builtins with an allowlist (`eval(code,
+    # {"__builtins__": safe_builtins})`): an expression evaluator restricted in code
+    for facts in index.source_py():
+        for c in facts.calls:
+            if c.callee in ("eval", "exec") and len(c.args) >= 2 and \
+                    _restricted_globals(facts, c, c.args[1].strip()):
+                yield finding("exec.restricted", f"{c.raw}(...) in {c.func or 'module scope'} runs "
+                              "code with its builtins replaced by an allowlist (restricted "
+                              "evaluation, not isolation).", facts.path, c.line, c.end_line,
+                              allow="__builtins__", func=c.func or "")
+
+
+_RESTRICTED_BUILTINS = re.compile(r"""["']__builtins__["']\s*:(?!\s*(?:__builtins__|builtins)\b)""")
+
+
+def _restricted_globals(facts, c, text: str) -> bool:
+    """Whether TEXT (the globals handed to eval/exec) replaces `__builtins__`: a dict literal
+    doing so, or a local bound to one earlier in the same function."""
+    if text.startswith("{"):
+        return bool(_RESTRICTED_BUILTINS.search(text))
+    if not text.isidentifier():
+        return False
+    bound = [a for a in facts.assigns if a.target == text and a.line <= c.line
+             and a.scope == (c.func or "module") and a.value]
+    return bool(bound) and bound[-1].value.strip().startswith("{") and \
+        bool(_RESTRICTED_BUILTINS.search(bound[-1].value))
 
 
 @probe("exec.hardening", ("C4",),
