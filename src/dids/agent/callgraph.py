@@ -279,7 +279,12 @@ def sys_path_trees(py: dict[str, PyFacts]) -> frozenset[str]:
     scope: the idiom that makes a server's own imports work, not a registry loaded at run
     time): below them an import may name a module by its path (ModuleMap.absolute)."""
     return frozenset(p.rsplit("/", 1)[0] for p, facts in py.items() if "/" in p and
+                     _imports_sys(facts) and
                      any(c.func is None and c.callee in _SYS_PATH_EDIT for c in facts.calls))
+
+
+def _imports_sys(facts: PyFacts) -> bool:  # a cheap test before reading every call
+    return facts.imports.get("sys") == "sys" or facts.imports.get("path") == "sys.path"
 
 
 def build(py: dict[str, PyFacts]) -> CallGraph:
