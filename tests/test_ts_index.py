@@ -393,18 +393,19 @@ def test_a_typescript_led_repository_scores_alike_deferred_or_not(tmp_path, monk
     repo = RepoBuilder(tmp_path / "node")
     repo.commit({**FILES, "tools/helper.py": "import subprocess\n\ndef run():\n"
                                              "    subprocess.run(['ls'])\n"})
-    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
     reports = []
-    for index, report in _scored_whole_and_deferred(repo):
+    for index, report in _scored_whole_and_deferred(repo, monkeypatch, tmp_path):
         assert index.agent.ts is not None  # the Node package is the scored path either way
         reports.append(report)
     assert reports[0] == reports[1]
 
 
-def _scored_whole_and_deferred(repo):
-    """(index, report without stats) of REPO, indexed in one go and then with a deferred parse."""
+def _scored_whole_and_deferred(repo, monkeypatch, tmp_path):
+    """(index, report without stats) of REPO, indexed in one go and then with a deferred parse
+    (with a cache directory of its own under TMP_PATH)."""
     from dids.engine import score_index
 
+    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
     for defer in (False, True):
         index = build_index(acquire(str(repo.path)), defer_ts=defer)
         yield index, score_index(index, reviewed="2026-01-01").model_dump(exclude={"stats"})
@@ -422,9 +423,8 @@ def test_a_python_led_repository_reads_only_the_settings_of_its_frontend(tmp_pat
     repo = RepoBuilder(tmp_path / "mixed")
     repo.commit({**MIXED, "frontend/src/run.ts": "import { spawn } from 'node:child_process';\n"
                                                  "export const run = (c: string) => spawn(c, { shell: true });\n"})
-    monkeypatch.setenv("DIDS_CACHE_DIR", str(tmp_path / "cache"))
     reports = []
-    for index, report in _scored_whole_and_deferred(repo):
+    for index, report in _scored_whole_and_deferred(repo, monkeypatch, tmp_path):
         assert index.agent.ts is None  # the scored path is Python
         assert sorted(index.ts) == ["frontend/src/settings.ts"]
         assert {s.key for s in index.settings if s.path == "frontend/src/settings.ts"} >= \

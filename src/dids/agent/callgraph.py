@@ -356,6 +356,7 @@ class _Resolver:
         self.attr_types: dict[str, dict[str, str]] = {}  # class id -> attribute -> class id
         self.attr_funcs: dict[str, dict[str, str]] = {}  # class id -> attribute -> function id
         self.instances: dict[str, dict[str, str]] = {}  # module path -> variable -> class id
+        self._instance_memo: dict[tuple[str, str], str | None] = {}
         self._memo: dict[tuple[str, str], str | None] = {}
         # _global() answers depend only on the dotted name, the class hierarchy and `top`.
         # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
@@ -540,18 +541,25 @@ class _Resolver:
                 if t and self.g.nodes[t].kind == "class":
                     self.instances.setdefault(path, {}).setdefault(a.target, t)
 
-    def instance_class(self, path: str, name: str, depth: int = 0) -> str | None:
-        """The class of module variable NAME as PATH sees it (its own or imported)."""
-        t = self.instances.get(path, {}).get(name)
-        if t is not None or depth > 3:
-            return t
-        facts = self.py.get(path)
-        if facts is None or name not in facts.imports:
-            return None
-        hit = self.g.modules.split(self.g.modules.absolute(facts.imports[name], path))
-        if hit is None or not hit[1] or "." in hit[1]:
-            return None
-        return self.instance_class(hit[0], hit[1], depth + 1)
+    def instance_class(self, path: str, name: str) -> str | None:
+        """The class of module variable NAME as PATH sees it: its own, or one imported through
+        up to three re-exports. Asked for most method calls of a file, so answered once per
+        (PATH, NAME)."""
+        key = (path, name)
+        if key in self._instance_memo:
+            return self._instance_memo[key]
+        got = None
+        for _ in range(4):
+            got = self.instances.get(path, {}).get(name)
+            facts = self.py.get(path)
+            if got is not None or facts is None or name not in facts.imports:
+                break
+            hit = self.g.modules.split(self.g.modules.absolute(facts.imports[name], path))
+            if hit is None or not hit[1] or "." in hit[1]:
+                break
+            path, name = hit
+        self._instance_memo[key] = got
+        return got
 
     def collect_decorator_registries(self) -> None:
         """Registries a decorator fills (`def tool(fn): REGISTRY[fn.__name__] = fn`): each

@@ -186,6 +186,17 @@ class PyFacts:
     def is_code_line(self, line: int) -> bool:
         return line not in self.prose_lines
 
+    def last_assign(self, name: str, scope: str | None, line: int, *,
+                    valued: bool = False) -> Assign | None:
+        """The last assignment to NAME in SCOPE (a function's qualname, or "module") at or
+        before LINE; with VALUED, the last one that has a value (not a bare `let x;`)."""
+        got = None
+        for a in self.assigns:
+            if a.target == name and a.scope == scope and a.line <= line and \
+                    (a.value or not valued):
+                got = a
+        return got
+
     def func_at(self, line: int) -> FuncDef | None:
         best = None
         for d in self.defs:

@@ -62,14 +62,13 @@ def env_kind(index: RepoIndex, facts: PyFacts, call: Call) -> tuple[str, int]:
     if _IDENT.match(text) or text.endswith(")"):
         name = text.split("(")[0].split(".")[-1]
         # a local built earlier in the same function
-        for a in reversed([a for a in facts.assigns
-                           if a.scope == call.func and a.target == text and a.line <= call.line]):
+        a = facts.last_assign(text, call.func, call.line)
+        if a is not None:
             if a.value and _FULL_ENV.search(a.value.strip()):
                 return _with_removals(facts, call, "full"), a.line
             if a.value and a.value.strip().startswith("{"):
                 return "constructed", a.line
             name = a.value.split("(")[0].split(".")[-1] if a.value else name
-            break
         # a helper that builds the environment
         found = _helper_env(index, name)
         if found is not None:
@@ -360,10 +359,9 @@ def _restricted_globals(facts, c, text: str) -> bool:
         return bool(_RESTRICTED_BUILTINS.search(text))
     if not text.isidentifier():
         return False
-    bound = [a for a in facts.assigns if a.target == text and a.line <= c.line
-             and a.scope == (c.func or "module") and a.value]
-    return bool(bound) and bound[-1].value.strip().startswith("{") and \
-        bool(_RESTRICTED_BUILTINS.search(bound[-1].value))
+    a = facts.last_assign(text, c.func or "module", c.line, valued=True)
+    return a is not None and a.value.strip().startswith("{") and \
+        bool(_RESTRICTED_BUILTINS.search(a.value))
 
 
 @probe("exec.hardening", ("C4",),

@@ -50,15 +50,14 @@ def _options_variable(facts, call, option: str) -> tuple[str, int]:
         name = arg.strip()
         if not _IDENT.match(name):
             continue
-        bound = [a for a in facts.assigns if a.target == name and a.line <= call.line
-                 and a.scope == (call.func or "module")]
-        value = (bound[-1].value or "").strip() if bound else ""
+        bound = facts.last_assign(name, call.func or "module", call.line)
+        value = (bound.value or "").strip() if bound else ""
         if value.startswith("{"):
             m = re.search(r"(?:^|[{,\s])" + re.escape(option) + r"\s*:\s*", value)
             if m is None:
                 return "inherit", call.line  # an options object without an environment
             kind, _ = _classify(facts, call, _value_at(value, m.end()), 0)
-            return kind, bound[-1].line
+            return kind, bound.line
         if _OPTIONS_NAME.search(name):  # options built elsewhere (a parameter, a call)
             return "unknown", call.line
     return "inherit", call.line
@@ -85,12 +84,11 @@ def _classify(facts, call, text: str, depth: int) -> tuple[str, int]:
         return _removals(facts, call), call.line
     if text.startswith("{"):
         return "constructed", call.line
-    if re.match(r"^[A-Za-z_$][\w$]*$", text) and depth < 2:
-        for a in reversed([a for a in facts.assigns if a.target == text and a.line <= call.line
-                           and a.scope == (call.func or "module")]):
-            if a.value:
-                kind, _ = _classify(facts, call, a.value.strip(), depth + 1)
-                return kind, a.line
+    if _IDENT.match(text) and depth < 2:
+        a = facts.last_assign(text, call.func or "module", call.line, valued=True)
+        if a is not None:
+            kind, _ = _classify(facts, call, a.value.strip(), depth + 1)
+            return kind, a.line
     return "unknown", call.line
 
 
