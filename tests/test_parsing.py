@@ -76,6 +76,25 @@ def test_the_rest_is_parsed_when_asked_for_and_dropped_otherwise(monkeypatch, cp
     assert dropped.pool is None
 
 
+def test_abandon_never_leaves_the_pool_thread_waiting_on_a_half_sent_result(monkeypatch):
+    """A worker killed while it sends a chunk's facts leaves half a message in the result pipe.
+    The pool's reader thread then waits for the rest, and the interpreter's exit handler joins
+    that thread: the run would hang at exit. abandon() must let it end."""
+    import os
+    import struct
+
+    monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
+    p = Parsing(_items(40), cpus=2)
+    p.facts()  # every result is in: the reader thread waits for the next message
+    pool = p.pool
+    thread = pool._executor_manager_thread
+    # what a worker killed mid-send leaves: a header announcing 1000 bytes, then 10 of them
+    os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+    p.abandon()
+    thread.join(10)
+    assert not thread.is_alive()
+
+
 def test_error_stops_the_workers(monkeypatch):
     monkeypatch.setattr(parsing, "_PARALLEL_MIN_BYTES", 1)
     p = Parsing(_items(40), cpus=2)

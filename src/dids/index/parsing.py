@@ -171,10 +171,23 @@ class Parsing:
         if pool is None:
             return
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        # (read before shutdown(), which drops the pool's reference to it)
+        writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in procs:
             try:
                 proc.terminate()
+            except OSError:
+                pass
+        # A worker killed while sending a chunk's facts leaves the pool's reader thread waiting,
+        # forever, for the rest of that message: the exit handler that joins it would then hang
+        # the run. Once the workers are gone, this process holds the only writer end left;
+        # closing it gives the reader an end of file, and the pool ends as broken.
+        for proc in procs:
+            proc.join(1.0)
+        if writer is not None:
+            try:
+                writer.close()
             except OSError:
                 pass
 
