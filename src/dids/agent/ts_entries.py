@@ -96,6 +96,9 @@ def _choose(index, ep: EntryPoints) -> Choice | None:
         if chosen is None and lp.install and _VSCODE_INSTALL.search(lp.install.text):
             chosen = next((p for p in pkgs if p.vscode), None)
             how = "README leading path" if chosen else ""
+    if chosen is None and readme is not None:
+        chosen = _listed_extension(index.text(readme), [p for p in pkgs if p.vscode])
+        how = "README marketplace listing" if chosen else ""
     python_led = bool(ep.main or ep.roots) and not node_install
     if chosen is not None:
         return None if python_led and how != "README leading path" else Choice(chosen, how, lp, run_sub)
@@ -111,6 +114,22 @@ def _choose(index, ep: EntryPoints) -> Choice | None:
         root = next((p for p in pkgs if p.dir == "" and p.main), None)
         if root is not None:
             return Choice(root, "package main", lp, None)
+    return None
+
+
+# a Marketplace or Open VSX listing: itemName=<publisher>.<name>, extension/<publisher>/<name>
+_LISTING = re.compile(r"marketplace\.visualstudio\.com/items\?itemName=([\w-]+)\.([\w.-]+)|"
+                      r"open-vsx\.org/extension/([\w-]+)/([\w.-]+)", re.I)
+
+
+def _listed_extension(readme: str, exts: list):
+    """The extension package of this tree whose store listing the README links (its badge or
+    install link): the product a user installs, over any CLI the tree also ships."""
+    ids = {"{}.{}".format(*(g for g in m.groups() if g)).lower() for m in _LISTING.finditer(readme)}
+    for p in exts:
+        if p.vscode.publisher and p.name and isinstance(p.vscode.publisher.value, str) and \
+                f"{p.vscode.publisher.value}.{p.name.value}".lower() in ids:
+            return p
     return None
 
 

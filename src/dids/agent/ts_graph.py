@@ -178,6 +178,7 @@ class _Resolver:
         self._pkg_dir: dict[str, str | None] = {}
         self._closure: dict[str | None, frozenset] = {}
         self._defs_by_qual: dict[str, dict[str, object]] = {}
+        self._impl_memo: dict[str, list[str]] = {}  # interface -> implementing classes
 
     # -- names ---------------------------------------------------------------------------------
     def specs(self, path: str) -> list[str]:
@@ -346,6 +347,10 @@ class _Resolver:
             for b in c.bases:
                 b = b.split("<", 1)[0]
                 bid = self.symbol(path, b) if _DOTTED.match(b or "") else None
+                if bid is None and b:
+                    # the facts resolve an imported base through its import:
+                    # "./base-provider.BaseProvider" is BaseProvider of that module
+                    bid = self.origin(path, b)
                 if bid and bid != cid and g.nodes[bid].kind == "class":
                     g.bases.setdefault(cid, []).append(bid)
                     g.subclasses.setdefault(bid, []).append(cid)
@@ -372,9 +377,24 @@ class _Resolver:
             if node is not None and node.kind == "class":
                 out.append(nid)
             else:
-                out.extend(c for c in self.info.implementers.get(t.split(".")[-1], ())
+                out.extend(c for c in self._implementing(t.split(".")[-1])
                            if self.visible(path, c.split("::", 1)[0]))
         return out
+
+    def _implementing(self, interface: str) -> list[str]:
+        """The classes implementing INTERFACE: those that name it, and their subclasses (an
+        abstract base implements it, each provider extends the base)."""
+        got = self._impl_memo.get(interface)
+        if got is None:
+            seen: dict[str, None] = {}
+            todo = list(self.info.implementers.get(interface, ()))
+            while todo:
+                c = todo.pop(0)
+                if c not in seen:
+                    seen[c] = None
+                    todo.extend(self.g.subclasses.get(c, ()))
+            got = self._impl_memo[interface] = list(seen)
+        return got
 
     def value_classes(self, path: str, value: str | None, cls: str | None = None) -> list[str]:
         """Classes VALUE constructs or returns: `new Foo()`, `makeFoo()` (declared return

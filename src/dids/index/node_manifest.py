@@ -37,6 +37,7 @@ class VsCodeExtension:
     """The VS Code extension fields of a package.json (it has `engines.vscode`)."""
 
     engine: Entry  # engines.vscode
+    publisher: Entry | None = None  # with the package name, the Marketplace id "publisher.name"
     activation_events: tuple[Entry, ...] = ()  # name = the event ("onStartupFinished")
     main: Entry | None = None  # the Node entry (exports activate)
     browser: Entry | None = None  # the web-extension entry
@@ -115,7 +116,7 @@ def _vscode(doc: JsonObject, path: str) -> VsCodeExtension | None:
     if not isinstance(engines, JsonObject) or not isinstance(engines.get("vscode"), str):
         return None
     engine = Entry("vscode", engines["vscode"], path, engines.line_of("vscode"))
-    ext = VsCodeExtension(engine=engine)
+    ext = VsCodeExtension(engine=engine, publisher=_entry(doc, "publisher", path))
     ext.activation_events = _strings(doc.get("activationEvents"), path)
     ext.main = _entry(doc, "main", path)
     ext.browser = _entry(doc, "browser", path)
