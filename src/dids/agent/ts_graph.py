@@ -347,15 +347,21 @@ class _Resolver:
             for b in c.bases:
                 b = b.split("<", 1)[0]
                 bid = self.symbol(path, b) if _DOTTED.match(b or "") else None
+                imported = False
                 if bid is None and b:
                     # the facts resolve an imported base through its import:
                     # "./base-provider.BaseProvider" is BaseProvider of that module
                     bid = self.origin(path, b)
+                    imported = bid is not None
                 if bid and bid != cid and g.nodes[bid].kind == "class":
                     g.bases.setdefault(cid, []).append(bid)
                     g.subclasses.setdefault(bid, []).append(cid)
-                elif b and b.split(".")[-1] not in _PLAIN_BASES:
-                    g._external_bases[cid] = True  # a library's class calls its methods back
+                if (not bid or imported) and b and b.split(".")[-1] not in _PLAIN_BASES:
+                    # A library's class calls its methods back. So, here, does a base in another
+                    # file: its template methods and whoever holds the base type call the
+                    # overrides, through values the reader rarely can type (`invocation.execute()`
+                    # on a union of tool invocations); its members stay live with the class.
+                    g._external_bases[cid] = True
             for i in c.implements:
                 name = i.split("<", 1)[0]
                 if self.is_external(path, name):
