@@ -50,6 +50,34 @@ clawd serve
     assert subcommand(lp.runs[2]) == "run" and subcommand(lp.runs[1]) is None
 
 
+def test_checking_on_a_companion_program_is_no_run_of_the_agent():
+    """A feature section before the quick start checks on a scheduled agent (`x-agent status`):
+    looking at what runs is a chore, so the path goes on to the program the quick start runs."""
+    readme = """# x
+
+```sh
+pipx install x
+```
+
+```sh
+x-agent create ~/my-agent
+x-agent install
+x-agent status
+x-agent logs --follow
+```
+
+## Quick start
+
+```sh
+x
+```
+"""
+    lp = leading_path("README.md", readme, {"x", "x-agent"})
+    assert [is_chore(c) for c in lp.runs] == [True, True, True, True, False]
+    assert lp.runs[-1].words == ["x"]
+    assert not is_chore(Command("x-agent run", 1, ["x-agent", "run"]))
+
+
 def test_a_virtual_environment_is_set_up_before_the_install_and_is_neither():
     readme = """# agents
 

@@ -250,6 +250,26 @@ def test_a_tool_object_built_around_a_toolkit_method(repo):
         ("agent/toolkits.py", "search_web", "call", "SearchToolkit", "network")]
 
 
+SPECS = {
+    "agent/tools/base.py": "class ToolSpec:\n    def __init__(self, name, desc='', execute=None):\n"
+                           "        self.execute = execute\n",
+    "agent/tools/shell.py": "import subprocess\n\nfrom agent.tools.base import ToolSpec\n\n\n"
+                            "def execute_shell(code: str) -> str:\n"
+                            "    return subprocess.run(code, shell=True, capture_output=True).stdout\n\n\n"
+                            "tool = ToolSpec(name='shell', desc='Runs commands.', execute=execute_shell)\n"
+                            "docs = ToolSpec(name='docs', desc='Describes the tools.')\n",
+}
+
+
+def test_a_tool_spec_built_around_its_execute_function(repo):
+    """A repository's own spec class (`ToolSpec(name=..., execute=fn)`, as gptme declares its
+    tools) makes FN a tool; a spec without a function hands none over."""
+    found = [f for f in probe_findings(repo, SPECS, "tools.inventory")
+             if f.data["registration"] == "call"]
+    assert [(f.location.path, f.location.start_line, f.data["name"], f.data["capabilities"])
+            for f in found] == [("agent/tools/shell.py", 10, "execute_shell", "exec,shell")]
+
+
 def test_register_call_near_misses(repo):
     files = {
         "tests/test_wiring.py": REGISTERED,

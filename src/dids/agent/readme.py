@@ -29,7 +29,9 @@ CHORES = {"onboard", "onboarding", "setup", "init", "configure", "config", "logi
           "update", "upgrade", "install", "uninstall", "deploy", "doctor", "version", "--version",
           "help", "--help", "-h", "completion", "telemetry", "serve-docs", "migrate", "build",
           "clone", "cd", "export", "set", "source", "echo", "mkdir", "cp", "mv", "git", "create",
-          "new", "add", "scaffold", "template"}
+          "new", "add", "scaffold", "template",
+          # looking at or stopping what runs (`x-agent status`, `x logs`) does not run the agent
+          "status", "list", "ls", "logs", "ps", "stop", "whoami", "info"}
 
 
 @dataclass

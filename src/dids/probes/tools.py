@@ -170,8 +170,10 @@ def inventory(index: RepoIndex):
 
 
 _REGISTER_CALL = Names(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
-# a tool object built around a function: FunctionTool(self.search), Tool(fn), X.from_defaults(fn=f)
-_TOOL_CTOR = Names(r"(^|\.)(FunctionTool|Tool|StructuredTool)(\.(from_function|from_defaults))?$")
+# a tool object built around a function: FunctionTool(self.search), Tool(fn), X.from_defaults(fn=f),
+# a repository's own spec: ToolSpec(name="shell", execute=execute_shell)
+_TOOL_CTOR = Names(r"(^|\.)(FunctionTool|Tool|StructuredTool|ToolSpec|ToolDef|ToolDefinition)"
+                   r"(\.(from_function|from_defaults))?$")
 _FUNCTION_SCHEMA = re.compile(r"""["']type["']\s*:\s*["']function["']""")
 
 
@@ -180,7 +182,8 @@ def _target_of(c) -> str | None:
     if _REGISTER_CALL.search(c.callee):
         return c.args[0] if c.args else None
     if _TOOL_CTOR.search(c.callee) or c.short == "from_function":
-        return c.kw("func") or c.kw("fn") or c.kw("function") or (c.args[0] if c.args else None)
+        return c.kw("func") or c.kw("fn") or c.kw("function") or c.kw("execute") or \
+            c.kw("handler") or (c.args[0] if c.args else None)
     return None
 
 
