@@ -51,6 +51,13 @@ def assess(ctx: Context) -> CriterionAssessment:
     shells = [s for s in spawns if s.data["shell"]]
     # a hardened sandbox that only an opt-in branch or an extra reaches is never the default
     strong_is_default = any(not w.data["opt_in"] for w in strong) and (not off or bool(on) and not off)
+    # Model code a default tool runs inside the agent's own process (exec/eval with the full
+    # builtins) is on the exec path whatever sandbox another part of it creates: no container or
+    # remote workspace holds the interpreter the agent itself runs in.
+    own_process = [p.finding for p in sh.model_exec() if p.cls == "inprocess"] \
+        if sh.has_session else []
+    if own_process:
+        strong_is_default, medium = False, []
 
     configs = []
     default = ConfigBuilder(ctx, "C4", "default", "default configuration", opt_in=False)
@@ -76,6 +83,9 @@ def assess(ctx: Context) -> CriterionAssessment:
             default.set("S", 1, "Processes are started on the host as the same user; the only "
                         "restriction is an environment the code builds itself (filtering, not "
                         "isolation).", filtering[:3])
+        elif own_process:
+            default.set("S", 0, "Model code runs inside the agent's own process: no isolation "
+                        "wrapper holds it.", (own_process + shells + spawns)[:3])
         else:
             default.set("S", 0, "Processes are started on the host as the same user with no "
                         "isolation wrapper on the exec path.",
