@@ -53,10 +53,29 @@ def _build_model(index) -> AgentModel:
         index.settings_only_ts()
     reach = compute_reach(graph, entries, index) if ts is None else ts_agent.reach(index, graph,
                                                                                   entries, ts)
+    if ts is None and entries.how == "console scripts" and _model_off_the_scripts(index, reach):
+        # The console scripts are tools around the product (an operator CLI, a deploy tool):
+        # the package asks a model, but none of them reaches that. The agent is the package a
+        # user imports, so its code is scored as library code; what those scripts import is
+        # neither the path nor off it.
+        scripts = {e.target for e in entries.main}
+        entries.others = [e for e in entries.others if e.target not in scripts]
+        entries.main, entries.roots = [], []
+        entries.how = "library (the console scripts reach no model call)"
+        reach = compute_reach(graph, entries, index)
     session = build_session(index, graph, reach)
     if ts is not None:
         ts_agent.extend_session(index, graph, reach, session, ts)
     return AgentModel(graph=graph, entries=entries, reach=reach, session=session, ts=ts)
+
+
+def _model_off_the_scripts(index, reach) -> bool:
+    """Whether the package's source asks a model and no such call is on the default path."""
+    from .semantics import matches
+
+    sites = [(f.path, c.line) for f, c, _r in matches(index).get("llm", ())
+             if index.role(f.path) == "source"]
+    return bool(sites) and not any(reach.of(p, ln) == "default" for p, ln in sites)
 
 
 __all__ = ["AgentModel", "build_model"]

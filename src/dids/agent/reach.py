@@ -64,7 +64,9 @@ class Reach:
                 self.opt[nid] = d
                 self.opt_guard[nid] = self._first_guard(nid, wparent)
         others = [e.node for e in ep.others if e.node] + sorted(ep.exclude)
-        if others:
+        # other entries put what only they reach off the scored path; with no scored path (a
+        # library) a demo script's imports are the library itself
+        if others and ep.roots:
             alt, _ = g.reach(others)
             self.alt = {n for n in alt if n not in wide}
         return self
