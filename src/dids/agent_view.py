@@ -103,6 +103,9 @@ def scored_sentence(summary: dict, model) -> str:
     if parts:
         text = " ".join(parts) + (f" ({sc['how']})" if not sc["how"].startswith("no ") else
                                   " (no entry point found)")
+    elif sc["how"].startswith("library"):
+        text = "The console scripts reach none of the package's model calls; the package's code " \
+               "is scored as a library"
     else:
         text = "No entry point was found; the package's code is scored as a library"
     if summary["loops"]:

@@ -80,8 +80,21 @@ def _files(ctl: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def operator_cli(tmp_path_factory):
-    return modelled(tmp_path_factory, _files(CTL)).index.agent
+def operator_repo(tmp_path_factory):
+    return modelled(tmp_path_factory, _files(CTL))
+
+
+@pytest.fixture(scope="module")
+def operator_cli(operator_repo):
+    return operator_repo.index.agent
+
+
+def test_the_card_says_why_the_package_is_scored_as_a_library(operator_repo):
+    from dids.engine import score_index
+
+    sentence = score_index(operator_repo.index).scored_configuration
+    assert sentence.startswith("The console scripts reach none of the package's model calls")
+    assert "agent loop at agentkit/agent.py:10" in sentence
 
 
 def test_a_console_script_that_asks_no_model_is_not_the_scored_path(operator_cli):

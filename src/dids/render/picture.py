@@ -92,7 +92,9 @@ def prose(agent: dict) -> str:
     tools = agent.get("tools", [])
     ex = [x for x in agent.get("executors", []) if not x["reach"].startswith("opt-in")]
     how = sc.get("how", "")
-    parts = [f"Path chosen from the {how}." if how and not how.startswith("no ")
+    parts = ["The console scripts reach none of the package's model calls; the package's code is "
+             "scored as a library." if how.startswith("library") else
+             f"Path chosen from the {how}." if how and not how.startswith("no ")
              else "No entry point was found; the package's code is scored as a library."]
     if loops:
         n = loops[0]["calls_to_model"]
