@@ -118,8 +118,9 @@ def test_a_console_script_that_runs_the_agent_stays_the_scored_path(tmp_path_fac
 
 
 @pytest.mark.parametrize("raw, verdict", [
-    ("self.client.query", 0), ("self.client.invoke", 0), ("backend.run", 0),
-    ("self.client.chat", 2), ("self.llm.query", 2), ("self.model.run", 2), ("llm", 1),
+    ("self.client.query", 0), ("client.stream", 0), ("self.provider.create", 0),
+    ("self.client.chat", 2), ("client.invoke", 2), ("self.llm.query", 2), ("self.model.stream", 2),
+    ("llm", 1),
 ])
 def test_generic_verbs_on_a_client_handle_do_not_ask_a_model(raw, verdict):
     assert _ask_verdict(raw) == verdict

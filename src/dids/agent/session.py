@@ -248,15 +248,16 @@ def _ask_verdict(raw: str) -> int:
         # the object itself called (`llm(messages)`, `self.model(prompt)`); a client, provider
         # or backend called bare is a factory or a context (`with backend(name, timeout=t)`)
         return 0 if _HANDLE.search(m.group(2)) else 1
-    if _HANDLE.search(m.group(2)) and method in _GENERIC_VERBS:
-        # a client, provider or backend is as often a database, cloud or HTTP one: on such a
-        # handle only a model's own verbs ask (`client.chat(...)`), not `client.query(...)`
+    if _HANDLE.search(m.group(2)) and method in _CLIENT_VERBS:
+        # a client, provider or backend is as often a database, HTTP or RPC one: on such a
+        # handle a model's own verbs ask (`client.chat(...)`, LangChain's `client.invoke(p)`),
+        # the verbs every client has do not (`client.query(...)`, `client.stream("GET", u)`)
         return 0
-    return 2 if _ASK.match(method) or method in _GENERIC_VERBS else 0
+    return 2 if _ASK.match(method) or method in ("run", "stream", "create") else 0
 
 
-# verbs any client has (`dynamo.query`, `lambda_client.invoke`, `k8s.create`)
-_GENERIC_VERBS = frozenset({"query", "run", "create", "stream", "call", "__call__", "invoke"})
+# verbs a database, HTTP or RPC client has as much as a model client
+_CLIENT_VERBS = frozenset({"query", "stream", "create", "call", "__call__"})
 
 
 def _calls_in_head(b: Block, sites, path: str) -> bool:
