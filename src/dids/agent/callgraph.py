@@ -253,16 +253,18 @@ class CallGraph:
         node = self.nodes.get(method_id)
         if node is None or not node.cls:
             return []
-        cls_id = f"{node.path}::{node.cls}"
+        return [m for c in self.descendants(f"{node.path}::{node.cls}")
+                for m in [self.methods.get(c, {}).get(node.name)] if m]
+
+    def descendants(self, cls_id: str) -> list[str]:
+        """The subclasses of CLS_ID, theirs, and so on (each once)."""
         out, stack, seen = [], list(self.subclasses.get(cls_id, ())), set()
         while stack:
             c = stack.pop()
             if c in seen:
                 continue
             seen.add(c)
-            m = self.methods.get(c, {}).get(node.name)
-            if m:
-                out.append(m)
+            out.append(c)
             stack.extend(self.subclasses.get(c, ()))
         return out
 

@@ -392,14 +392,9 @@ class _Resolver:
         abstract base implements it, each provider extends the base)."""
         got = self._impl_memo.get(interface)
         if got is None:
-            seen: dict[str, None] = {}
-            todo = list(self.info.implementers.get(interface, ()))
-            while todo:
-                c = todo.pop(0)
-                if c not in seen:
-                    seen[c] = None
-                    todo.extend(self.g.subclasses.get(c, ()))
-            got = self._impl_memo[interface] = list(seen)
+            got = self._impl_memo[interface] = list(dict.fromkeys(
+                d for c in self.info.implementers.get(interface, ())
+                for d in (c, *self.g.descendants(c))))
         return got
 
     def value_classes(self, path: str, value: str | None, cls: str | None = None) -> list[str]:
