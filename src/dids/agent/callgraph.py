@@ -31,6 +31,9 @@ _MAX_HOPS = 6  # imports and re-exports followed from one name (as _symbol's dep
 _MISSING = object()  # not in a memo yet
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
+# `"docker": "pkg.envs.docker.DockerEnvironment"`: a backend registry of dotted paths, each
+# class imported by name when its key is chosen
+_PATH_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*(["'])([a-z_]\w*(?:\.[A-Za-z_]\w*){2,})\3\s*(?=[,}])""")
 _SUBSCRIPT_TARGET = re.compile(r"^([A-Za-z_]\w*)\[[^\]]+\]$")  # REGISTRY[fn.__name__] = ...
 _SUBSCRIPT_CALL = re.compile(r"^([A-Za-z_]\w*)\[[^\]]*\]$")
 _DOTTED_LITERAL = re.compile(r"""^["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']$""")
@@ -80,6 +83,7 @@ class CallGraph:
     _resolver: "_Resolver | None" = None
     registry_alias: dict[str, str] = field(default_factory=dict)  # {**D}: alias -> D
     registries: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    path_registries: set[str] = field(default_factory=set)  # registries of dotted-path strings
     # Memos of mro(), method() and overrides(): the edge builder, the reach walks, the session
     # and the probes ask them tens of thousands of times for a few thousand classes. They are
     # None (nothing kept) until build() has added the last base class, since resolving the
@@ -325,11 +329,14 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
             if pkg and pkg != path:
                 g.add_edge(f"{path}::{MODULE}", f"{pkg}::{MODULE}", 1, "package")
     r = _Resolver(g, py, toplevel)
+    protocols: list[str] = []
     for path, facts in py.items():
         if path not in mods.by_path:
             continue
         for c in facts.classes:
             cid = f"{path}::{c.qualname}"
+            if any(b.split("[")[0] in _PROTOCOL_BASES for b in c.bases):
+                protocols.append(cid)
             for b in c.bases:
                 bid = r.symbol(path, b, want=("class",))
                 if bid and bid != cid:
@@ -337,6 +344,7 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
                     g.subclasses.setdefault(bid, []).append(cid)
                 elif bid is None and b.split("[")[0] not in _PLAIN_BASES:
                     g._external_bases[cid] = True
+    _implementers(g, py, protocols)
     g.seal_hierarchy()  # every base is known: class lookups may be kept from here on
     r._global_memo = {}
     r.collect_aliases()  # before any call is resolved: a use anywhere reaches the target
@@ -350,6 +358,40 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
             r.file_edges(path, facts)
     g._resolver = r
     return g
+
+
+_PROTOCOL_BASES = frozenset({"Protocol", "typing.Protocol", "typing_extensions.Protocol"})
+
+
+def _implementers(g: CallGraph, py: dict[str, PyFacts], protocols: list[str]) -> None:
+    """Structural subtypes of the repository's `typing.Protocol` classes, recorded as their
+    subclasses: a call on a receiver typed by a protocol (`self.env: Environment`) runs the
+    method of whichever class implements it, and those classes never name the protocol as a
+    base. A class implements a protocol when it (or a repository base) defines every public
+    method the protocol declares; a protocol that declares none (only dunders or fields)
+    matches nothing, since any class would."""
+    if not protocols:
+        return
+    definers: dict[str, set[str]] = {}  # method name -> classes defining it directly
+    for cid, methods in g.methods.items():
+        for name in methods:
+            definers.setdefault(name, set()).add(cid)
+    proto_set = set(protocols)
+    for pid in protocols:
+        wanted = [n for n in g.methods.get(pid, {}) if not n.startswith("_")]
+        if not wanted:
+            continue
+        rarest = min(wanted, key=lambda n: len(definers.get(n, ())))
+        have = set(g.subclasses.get(pid, ()))
+        for cid in sorted(definers.get(rarest, ())):
+            if cid == pid or cid in proto_set or cid in have:
+                continue
+            names = set()
+            for k in g._mro(cid):
+                names.update(g.methods.get(k, ()))
+            if all(n in names for n in wanted):
+                g.subclasses.setdefault(pid, []).append(cid)
+                have.add(cid)
 
 
 class _Resolver:
@@ -607,6 +649,21 @@ class _Resolver:
                 t = self._ref(path, name, None, None)
                 if t:
                     self.g.registries.setdefault((path, a.target), []).append((key, t))
+            for key, t in self._path_entries(a.value):
+                self.g.registries.setdefault((path, a.target), []).append((key, t))
+                self.g.path_registries.add(a.target)
+
+    def _path_entries(self, value: str) -> list[tuple[str, str]]:
+        """(key, class or function) of a dict literal's dotted-path entries that name repository
+        code (`{"local": "pkg.envs.local.LocalEnvironment"}`)."""
+        if "." not in value:
+            return []
+        out = []
+        for _q, key, _q2, dotted in _PATH_ENTRY.findall(value):
+            t = self._string_ref(repr(dotted))
+            if t:
+                out.append((key, t))
+        return out
 
     def file_edges(self, path: str, facts: PyFacts) -> None:
         g = self.g
@@ -699,11 +756,18 @@ class _Resolver:
             if a.target == "__all__":
                 continue  # names as strings: exported, not used
             src = f"{path}::{a.scope}" if a.scope_kind in ("class", "function") else mid
+            keyed = {}
+            paths = {}
+            if a.value.lstrip().startswith("{") and a.target.isidentifier():
+                # {"local": "pkg.envs.local.LocalEnvironment"}: each class is live only when the
+                # defaults pick its key, as for a registry of names
+                for key, t in self._path_entries(a.value):
+                    paths[t] = key
+                    g.add_edge(src, t, a.line, f"registry:{a.target}:{key}")
             for lit in _DOTTED_STRING.findall(a.value):  # "pkg.mod.Class": loaded by name
                 t = self._string_ref(repr(lit))
-                if t:
+                if t and t not in paths:
                     g.add_edge(src, t, a.line, "ref")
-            keyed = {}
             if a.value.lstrip().startswith("{"):  # a backend registry: {"docker": DockerRuntime}
                 for _q, key, name in _REGISTRY_ENTRY.findall(a.value):
                     t = self._ref(path, name, a.scope if a.scope_kind == "function" else None, None)

@@ -18,13 +18,17 @@ import re
 from dataclasses import dataclass, field
 
 from .callgraph import MODULE, CallGraph
-from .defaults import _UNKNOWN as _UNKNOWN_VALUE, Defaults, Guard
+from .defaults import _UNKNOWN as _UNKNOWN_VALUE, Defaults, Guard, _literal
 from .distributions import optional_roots
 from .entrypoints import EntryPoints, manifests
 
 _ANY_KEY = "\0any"  # a registry whose entries the model picks by name (tools, actions)
 _MODEL_KEY = re.compile(r"tool|function|action|call|command|cmd|\bname\b|_name\b|\bop\b|"
                         r"operation|intent|step", re.I)
+# how far _key_value follows a registry key back (locals, parameters, callers' arguments)
+_KEY_HOPS = 4
+# `config.pop("environment_class", default_type)`, `.get(...)`, `getattr(cfg, "kind", d)`
+_LOOKUP_DEFAULT = re.compile(r"""^(?:[\w.]+\.(?:pop|get)\(|getattr\([\w.]+,\s*)(["'])(\w+)\1\s*,\s*(.+)\)$""")
 _OFF_PATH_DIR = re.compile(
     r"(^|/)(scripts?|tools?/(dev|build|release)|build_?\w*|installers?|install|setup_?\w*|ci|"
     r"\.github|\.gitlab|\.circleci|hack|dev|devtools|evaluation|evals?|benchmarks?|bench|"
@@ -75,6 +79,10 @@ class Reach:
         if how.startswith("registry:"):
             _, name, key = how.split(":", 2)
             choice = self._registry_choice(src, name)
+            if choice is None and name in self.graph.path_registries:
+                # a dict of dotted paths whose key the defaults do not decide: every class
+                # it names stays live, as any string naming code does
+                return self._guard(src, line) is None
             if choice is None or (choice != _ANY_KEY and choice != key.lower()):
                 return False  # another backend, or a key chosen by data, not the defaults
             return self._guard(src, line) is None
@@ -129,24 +137,50 @@ class Reach:
         return choice
 
     def _key_value(self, facts, func, expr: str, hop: int = 0) -> str | None:
+        """The string EXPR holds under the shipped defaults in FUNC of FACTS, followed back a
+        few steps: a local set from a lookup with a default (`kind = config.pop("kind",
+        default_type)`), a parameter by what its callers pass (`get_env(cfg,
+        default_type="local")`), else by its own default."""
+        lit = _literal(expr)
+        if isinstance(lit, str):
+            return lit.lower() or None
         qual = func.qualname if func else None
         v = self.defaults.value(facts, qual, expr)
         if isinstance(v, str):
             return v.lower()
-        if hop or func is None or not expr.isidentifier():
+        if hop >= _KEY_HOPS or func is None:
             return None
-        idx = next((i for i, p in enumerate(func.params) if p.name == expr), None)
-        if idx is None:
+        m = _LOOKUP_DEFAULT.match(expr)
+        if m:
+            known = self.defaults._table(self.defaults._settings, m.group(2))
+            if isinstance(known, str):
+                return known.lower()
+            return self._key_value(facts, func, m.group(3).strip(), hop + 1)
+        if not expr.isidentifier():
             return None
+        for a in facts.assigns:
+            if a.scope != qual or a.scope_kind != "function" or a.target != expr or not a.value:
+                continue
+            value = a.value.strip()
+            if _LOOKUP_DEFAULT.match(value) or value.isidentifier():
+                return self._key_value(facts, func, value, hop + 1)
+            return None
+        param = next((p for p in func.params if p.name == expr), None)
+        if param is None:
+            return None
+        idx = func.params.index(param)
         if func.params and func.params[0].name in ("self", "cls"):
             idx -= 1
         for caller_facts, c in self.index.calls_named({func.name}):
-            arg = c.kw(expr) or (c.args[idx] if 0 <= idx < len(c.args) else None)
+            arg = c.kw(expr) or (c.args[idx] if 0 <= idx < len(c.args) and
+                                 not param.name.startswith("*") else None)
             if arg:
-                got = self._key_value(caller_facts, caller_facts.func_at(c.line), arg.strip(), 1)
+                got = self._key_value(caller_facts, caller_facts.func_at(c.line), arg.strip(),
+                                      hop + 1)
                 if got is not None:
                     return got
-        return None
+        d = _literal(param.default) if param.default else None
+        return d.lower() or None if isinstance(d, str) else None
 
     def _guard(self, src: str, line: int) -> Guard | None:
         node = self.graph.nodes.get(src)
@@ -227,6 +261,13 @@ class Reach:
         if module in self.dist and self.graph.nodes.get(nid, None) is not None and \
                 self.graph.nodes[nid].kind == "class":
             return "default"  # a class body runs when its module is imported
+        if module in self.opt and self.graph.nodes.get(nid) is not None and \
+                self.graph.nodes[nid].kind == "class":
+            # the class body runs when its module is imported, which only the opt-in branch does
+            guard = self.opt_guard.get(module)
+            if guard is not None and guard.setting == "__main__":
+                return "off-path"
+            return guard.label() if guard else "opt-in"
         if nid in self.alt or module in self.alt:
             return "off-path"
         if offpath_place(path):

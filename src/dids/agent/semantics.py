@@ -161,19 +161,113 @@ def matches(index) -> dict[str, list]:
                 ref = resolve(a, facts.imports)
                 if ref.rsplit(".", 1)[-1] in names:
                     candidates.append(replace(call, callee=ref, raw=a, args=(), kwargs=()))
+        matched = False
         for c in candidates:
-            for row in sem.match(facts, c):
-                code_arg = row.get("code_arg")
-                if code_arg is not None and (len(c.args) <= code_arg or
-                                             _LITERAL.match(c.args[code_arg])):
-                    continue  # exec("literal") runs no model-written code
-                mode_arg = row.get("mode_arg")
-                if mode_arg is not None and not opens_to_write(c, mode_arg):
-                    continue  # open(path) reads: only a write, append or create mode persists
-                out.setdefault(row.kind, []).append((facts, c, row))
+            if _record(sem, facts, facts, c, out):
+                matched = True
                 break
+        if not matched and candidates and call is candidates[0]:
+            # `from .prompts import session; session.prompt()`: a library object another
+            # module of the repository builds at import time
+            hit = _singleton_call(index, facts, call)
+            if hit is not None:
+                _record(sem, hit[0], facts, hit[1], out)
     index._search_cache[key] = out  # type: ignore[assignment]
     return out
+
+
+def _record(sem: Semantics, typing_facts: PyFacts, facts: PyFacts, c: Call, out: dict) -> bool:
+    """Add (FACTS, C, row) for the first row C matches (its imports read from TYPING_FACTS);
+    whether one did."""
+    for row in sem.match(typing_facts, c):
+        code_arg = row.get("code_arg")
+        if code_arg is not None and (len(c.args) <= code_arg or
+                                     _LITERAL.match(c.args[code_arg])):
+            continue  # exec("literal") runs no model-written code
+        mode_arg = row.get("mode_arg")
+        if mode_arg is not None and not opens_to_write(c, mode_arg):
+            continue  # open(path) reads: only a write, append or create mode persists
+        out.setdefault(row.kind, []).append((facts, c, row))
+        return True
+    return False
+
+
+_CTOR_VALUE = re.compile(r"^([A-Za-z_][\w.]*)\(")
+
+
+def _singleton_call(index, facts: PyFacts, call: Call) -> tuple[PyFacts, Call] | None:
+    """(defining module's facts, CALL with its callee typed) when CALL's receiver is a module
+    variable imported from another repository module that assigns it an instance of a library
+    class at module level (`prompt_session = PromptSession(...)` there, `prompt_session.prompt()`
+    here): the callee becomes `prompt_toolkit.shortcuts.PromptSession.prompt`, matched with the
+    defining module's imports. A class of the repository is the call graph's to type."""
+    head, _, rest = call.raw.partition(".")
+    origin = facts.imports.get(head) if rest and head.isidentifier() else None
+    if not origin or "." not in origin.lstrip("."):
+        return None
+    mod, _, var = origin.rpartition(".")
+    target = module_file(index, facts.path, mod)
+    tf = index.py.get(target) if target else None
+    if tf is None or tf is facts:
+        return None
+    cls = _module_instance(index, tf, var)
+    if cls is None:
+        return None
+    return tf, replace(call, callee=f"{cls}.{rest}")
+
+
+def _module_instance(index, facts: PyFacts, var: str) -> str | None:
+    """The library class (dotted, as imported) whose instance module variable VAR of FACTS
+    holds, else None (memoised per index)."""
+    memo = index._search_cache.setdefault(("_module_instances",), {})  # type: ignore[arg-type]
+    key = (facts.path, var)
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    got = None
+    for a in facts.assigns:
+        if a.scope_kind != "module" or a.target != var or not a.value:
+            continue
+        m = _CTOR_VALUE.match(a.value.strip())
+        if m:
+            dotted = resolve(m.group(1), facts.imports)
+            if dotted != m.group(1) and not dotted.startswith(".") and \
+                    module_file(index, facts.path, dotted.rpartition(".")[0]) is None:
+                got = dotted
+        break  # the first binding decides, as for the call graph's singletons
+    memo[key] = got  # type: ignore[index]
+    return got
+
+
+def module_file(index, from_path: str, dotted: str) -> str | None:
+    """The parsed file of the repository module DOTTED names as imported in FROM_PATH (relative
+    `..utils.x` from FROM_PATH's package; absolute by the longest path ending in it)."""
+    if not dotted:
+        return None
+    if dotted.startswith("."):
+        level = len(dotted) - len(dotted.lstrip("."))
+        parts = from_path.split("/")[:-1]
+        if level - 1 > len(parts):
+            return None
+        base = parts[:len(parts) - (level - 1)]
+        rel = dotted.lstrip(".").split(".") if dotted.lstrip(".") else []
+        stem = "/".join(base + rel)
+        for cand in (f"{stem}.py", f"{stem}/__init__.py"):
+            if cand in index.py:
+                return cand
+        return None
+    table = index._search_cache.get(("_module_files",))
+    if table is None:
+        table = {}
+        for p in index.py:
+            if not p.endswith(".py"):
+                continue
+            parts = p[:-3].split("/")
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            for k in range(len(parts)):
+                table.setdefault(".".join(parts[k:]), p)
+        index._search_cache[("_module_files",)] = table  # type: ignore[assignment]
+    return table.get(dotted)  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=4)

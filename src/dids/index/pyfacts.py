@@ -19,6 +19,10 @@ from ..acquire import budget
 
 _LANG = ts.Language(tsp.language())
 _TEXT_MAX = 400
+# a module-level dict literal is kept longer: backend and tool registries list a dozen entries
+# (`"swerex_modal": "pkg.environments.extra.swerex_modal.SwerexModalEnvironment"`), and an
+# entry cut off is a backend the call graph never sees
+_REGISTRY_MAX = 4000
 _intern = sys.intern
 
 _QUERY_SRC = """
@@ -220,13 +224,13 @@ def _start_byte(node: ts.Node) -> int:
     return node.start_byte
 
 
-def _text(src: bytes, node: ts.Node) -> str:
+def _text(src: bytes, node: ts.Node, limit: int = _TEXT_MAX) -> str:
     # Interned: the same names and snippets recur across calls and files, and equal strings
     # that are one object pickle once per chunk, cross from the parse workers as one object and
     # take memory once (about a fifth less for the facts of a large repository).
     start, end = node.start_byte, node.end_byte
-    if end - start > _TEXT_MAX:
-        end = start + _TEXT_MAX
+    if end - start > limit:
+        end = start + limit
     return _intern(src[start:end].decode("utf-8", "replace"))
 
 
@@ -597,7 +601,9 @@ def extract(path: str, src: bytes) -> PyFacts:
         facts.assigns.append(
             _built(Assign,
                    target=_text(src, lhs), annotation=_text(src, ann) if ann is not None else None,
-                   value=_text(src, rhs) if rhs is not None else None,
+                   value=None if rhs is None else
+                   _text(src, rhs, _REGISTRY_MAX if kind == "module" and rhs.type == "dictionary"
+                         else _TEXT_MAX),
                    line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
                    scope=scope or "module", scope_kind=kind, op=op)
         )

@@ -192,6 +192,17 @@ def gates(index: RepoIndex):
             text = _INTERPOLATION.sub(" ", text)
         func = c.func or ""
         context = text + " " + func + " " + _nearby(index, facts.path, c.line)
+        if not _GATE_WORDS.search(context) and model is not None and \
+                not _PROMPT_CHORE.search(text + " " + func):
+            # a prompt helper (`_prompt_user(prompt)`) asks what its caller words: the decision
+            # is where a caller builds a question about running the action and calls it
+            via = _asking_caller(index, model.graph, driven, facts.path, c.line)
+            if via is not None:
+                path, line, caller, raw = via
+                yield finding("approval.gate", f"{raw}(...) in {caller} asks the person, through "
+                              f"{func}, before the action runs.", path, line, how="prompt",
+                              func=caller, in_tool=_in_tool(index, path, line))
+            continue
         if not _GATE_WORDS.search(context) or _PROMPT_CHORE.search(text + " " + func):
             continue
         if c.cls and _MODEL_CLASS.search(c.cls.split(".")[-1]):
@@ -239,6 +250,29 @@ def gates(index: RepoIndex):
         yield finding("approval.gate", "The action is held in an awaiting-confirmation state "
                       "until a user decision resumes it.", h.path, h.line, how="state",
                       in_tool=in_tool)
+
+
+def _asking_caller(index: RepoIndex, graph, driven, path: str, line: int):
+    """(path, line, function, call) of the first model-driven call of the function holding
+    PATH:LINE whose function name or preceding lines word a question about running the action
+    (`prompt = "Execute 2 action(s)? Enter to confirm"` then `self._prompt(prompt)`)."""
+    nid = graph.node_at(path, line)
+    node = graph.nodes.get(nid)
+    if node is None or node.kind != "function":
+        return None
+    for src, ln in sorted(graph._callers_index().get(nid, ())):
+        caller = graph.nodes.get(src)
+        if caller is None or caller.kind != "function" or (driven is not None and src not in driven):
+            continue
+        facts = index.py.get(caller.path)
+        call = next((c for c in facts.calls if c.line == ln and c.short == node.name), None) \
+            if facts is not None else None
+        if call is None:
+            continue
+        words = caller.qualname.rsplit(".", 1)[-1] + " " + _nearby(index, caller.path, ln)
+        if _GATE_WORDS.search(words) and not _PROMPT_CHORE.search(words):
+            return caller.path, ln, caller.qualname, call.raw
+    return None
 
 
 def _inside_state_test(index: RepoIndex, path: str, line: int) -> bool:

@@ -18,7 +18,8 @@ SPAWN = {
 }
 SHELL_ALWAYS = {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
                 "asyncio.create_subprocess_shell"}
-_FULL_ENV = re.compile(r"os\.environ\.copy\(\)|dict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b|^os\.environ$|copy\.copy\(\s*os\.environ\s*\)")
+_FULL_ENV = re.compile(r"os\.environ\.copy\(\)|dict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b|^os\.environ$|"
+                       r"copy\.copy\(\s*os\.environ\s*\)|^os\.environ\s*\||\|\s*os\.environ$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 
 # Isolation wrappers by the strength class the rubric gives them.
@@ -44,6 +45,39 @@ HARDENING = {
 
 def env_kind(index: RepoIndex, facts: PyFacts, call: Call) -> tuple[str, int]:
     """(kind, line) of the environment a spawn passes: inherit | full | filtered | constructed."""
+    kind, line = _env_kind(index, facts, call)
+    if kind == "unknown":
+        # `def _run(command, env): Popen(command, env=env)`: what the callers hand in
+        passed = _passed_env(index, facts, call)
+        if passed is not None:
+            return passed
+    return kind, line
+
+
+def _passed_env(index: RepoIndex, facts: PyFacts, call: Call) -> tuple[str, int] | None:
+    """(kind, line) of the environment the callers of CALL's function pass for the parameter
+    its `env=` names (the first caller whose argument shows it)."""
+    text = (call.kw("env") or "").strip()
+    d = facts.func_at(call.line)
+    if not text.isidentifier() or d is None:
+        return None
+    names = [p.name for p in d.params]
+    if text not in names or facts.last_assign(text, call.func, call.line) is not None:
+        return None
+    idx = names.index(text) - (1 if names and names[0] in ("self", "cls") else 0)
+    for cf, c in index.calls_named({d.name}):
+        arg = c.kw(text) or (c.args[idx] if 0 <= idx < len(c.args) else None)
+        if arg is None:
+            continue
+        arg = arg.strip()
+        if _FULL_ENV.search(arg):
+            return "full", c.line
+        if arg.startswith("{") or arg.startswith("dict("):
+            return "constructed", c.line
+    return None
+
+
+def _env_kind(index: RepoIndex, facts: PyFacts, call: Call) -> tuple[str, int]:
     if call.callee.startswith("os.exec") and not call.callee.endswith("e"):
         return "inherit", call.line
     if call.callee in ("os.system", "os.popen", "pty.spawn"):
