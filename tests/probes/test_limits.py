@@ -387,5 +387,9 @@ def test_a_cap_in_a_joined_condition_names_only_its_counter():
             "            and self.current_usage_count >= self.max_usage_count")
     assert _bound_of(head) == ("self.current_usage_count", "max_usage_count")
     assert _bound_of('state["steps"] >= MAX_STEPS') == ('state["steps"]', "MAX_STEPS")
+    # a chain: `0 <` only says a zero limit is no limit; the counter is on the right
+    assert _bound_of("0 < self.config.step_limit <= self.n_calls") == (
+        "self.n_calls", "self.config.step_limit")
+    assert _bound_of("0 < self.config.step_limit") is None  # no counter compared
     got = _bound_of('self.state.get("ops", {"counter": 0})["counter"] >= MAX_OPERATIONS')
     assert got == ('self.state.get("ops", {"counter": 0})["counter"]', "MAX_OPERATIONS")

@@ -194,8 +194,42 @@ def test_inventory_fires_on_register_calls_and_function_schemas(repo):
     assert got == [
         (_line(REGISTERED, "registry.register(run_cmd)"), "run_cmd", "call", "exec,shell"),
         (_line(REGISTERED, "agent.add_tool(lookup)"), "lookup", "call", "network"),
-        (_line(REGISTERED, "SCHEMA = "), "schema@agent/wiring.py:" +
-         str(_line(REGISTERED, "SCHEMA = ")), "schema", "read_only"),
+        (_line(REGISTERED, "SCHEMA = "), "lookup", "schema", "read_only"),
+    ]
+
+
+SCHEMA_DICTS = '''BASH_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "bash",
+        "description": "Execute a bash command",
+        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}},
+    },
+}
+
+UNNAMED = {
+    "type": "function",
+    "function": {
+        "description": "a schema whose name is filled in later",
+        "parameters": {"type": "object", "properties": {}},
+        "name": "never_read_past_the_parameters",
+    },
+}
+
+completion(model="m", tools=[BASH_TOOL, UNNAMED])
+'''
+
+
+def test_a_function_schema_dict_is_the_tool_it_names(repo):
+    # the name the schema gives the model is the tool, and what it does is read from it; a
+    # schema whose name comes only after its parameters (or never) stays an unnamed schema
+    found = probe_findings(repo, {"agent/schemas.py": SCHEMA_DICTS}, "tools.inventory")
+    got = [(f.location.start_line, f.data["name"], f.data["capabilities"], f.data.get("named"))
+           for f in found]
+    assert got == [
+        (_line(SCHEMA_DICTS, "BASH_TOOL = {") + 1, "bash", "exec,shell", True),
+        (_line(SCHEMA_DICTS, "UNNAMED = {") + 1,
+         f"schema@agent/schemas.py:{_line(SCHEMA_DICTS, 'UNNAMED = {') + 1}", "read_only", None),
     ]
 
 

@@ -55,7 +55,9 @@ def default_tools(ctx: Context) -> list:
 
 
 def _schema_has_tool(t) -> bool:
-    return False  # a bare `"type": "function"` line: a schema, but not a tool of its own
+    # a bare `"type": "function"` line is a schema, not a tool of its own; one with the literal
+    # name it gives the model is that tool
+    return bool(t.data.get("named"))
 
 
 def snippet_tool_names(ctx: Context) -> set[str]:

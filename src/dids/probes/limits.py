@@ -134,7 +134,9 @@ def model_settable(index: RepoIndex):
                                   f"{p.name}.", facts.path, d.line, name=p.name)
 
 
-_BOUND = re.compile(r"(?P<a>[\w.\[\]'\"]+)\s*(?P<op><=|>=|<|>)\s*(?P<b>[\w.\[\]'\"]+)")
+# the right operand is a lookahead: in a chain (`0 < self.step_limit <= self.n_calls`) it is
+# the next comparison's left one
+_BOUND = re.compile(r"(?P<a>[\w.\[\]'\"]+)\s*(?P<op><=|>=|<|>)\s*(?=(?P<b>[\w.\[\]'\"]+))")
 _LIMIT_WORD = re.compile(r"max|limit|budget|cap\b|ceiling|quota|allowed|remaining", re.I)
 _COUNTER_WORD = re.compile(r"step|iter|turn|round|loop|count|call|attempt|n_|num|i\b|idx|depth|"
                            r"tokens|cost|spent|usage|elapsed|current", re.I)

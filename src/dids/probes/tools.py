@@ -216,10 +216,36 @@ def _registered_elsewhere(index: RepoIndex, helpers):
                       params=",".join(f"{p.name}:{p.annotation or '?'}" for p in params),
                       approval=None, owner=(d.cls or "").rsplit(".", 1)[-1])
     for h in index.live_hits([_FUNCTION_SCHEMA.pattern], globs=("*.py",)):
-        yield finding("tools.inventory", "A function-calling tool schema is declared here.",
-                      h.path, h.line, kind=_kind(), name=f"schema@{h.path}:{h.line}",
-                      registration="schema", capabilities="read_only", typed=True, params="",
-                      approval=None)
+        name = _schema_name(index, h.path, h.line)
+        if name is None:
+            yield finding("tools.inventory", "A function-calling tool schema is declared here.",
+                          h.path, h.line, kind=_kind(), name=f"schema@{h.path}:{h.line}",
+                          registration="schema", capabilities="read_only", typed=True, params="",
+                          approval=None)
+            continue
+        # `{"type": "function", "function": {"name": "bash", ...}}`: the name is the tool's
+        # only contract with the model, and what it does is read from it
+        caps = sorted({cap for rx, cs in _NAME_CAPS if rx.search(name) for cap in cs}) or ["read_only"]
+        yield finding("tools.inventory", f"Tool schema {name!r} declared as a function-calling "
+                      f"dict ({', '.join(caps)}).", h.path, h.line, kind=_kind(), name=name,
+                      registration="schema", capabilities=",".join(caps), typed=True, params="",
+                      approval=None, named=True)
+
+
+_SCHEMA_NAME = re.compile(r"""^\s*["']name["']\s*:\s*["']([A-Za-z_][\w.-]*)["']""")
+
+
+def _schema_name(index: RepoIndex, path: str, line: int) -> str | None:
+    """The literal `"name": "..."` of the function schema opened at PATH:LINE, read from the
+    next lines up to the first that declares the parameters (its description comes between)."""
+    for i in range(line, line + 8):
+        text = index.line(path, i)
+        m = _SCHEMA_NAME.match(text) or _SCHEMA_NAME.match(text.split("{")[-1])
+        if m:
+            return m.group(1)
+        if re.search(r"""["'](parameters|input_schema)["']""", text):
+            return None
+    return None
 
 
 def _method_named(index: RepoIndex, facts: PyFacts, cls: str, name: str) -> str | None:
