@@ -47,7 +47,8 @@ def default_tools(ctx: Context) -> list:
     named = snippet_tool_names(ctx)
     if named:
         # the tools named, else every tool of a toolkit named (`SearchToolkit().get_tools()`)
-        kept = [t for t in tools if str(t.data.get("name")) in named] or \
+        kept = [t for t in tools if str(t.data.get("name")) in named
+                or str(t.data.get("alias") or "") in named] or \
             [t for t in tools if t.data.get("owner") and str(t.data["owner"]) in named]
         if kept:
             return kept
@@ -60,8 +61,14 @@ def _schema_has_tool(t) -> bool:
     return bool(t.data.get("named"))
 
 
+# the keyword a README snippet hands the agent its tools by (`Assistant(function_list=[...])`)
+_TOOL_KWARGS = frozenset({"tools", "function_list", "functions", "tool_list", "toolkits",
+                          "toolsets"})
+
+
 def snippet_tool_names(ctx: Context) -> set[str]:
-    """Classes or functions a README snippet passes as the agent's `tools=[...]`."""
+    """Classes, functions or registered tool names (`'code_interpreter'`) a README snippet passes
+    as the agent's `tools=[...]`."""
     model = ctx.index.agent
     if model is None:
         return set()
@@ -69,7 +76,7 @@ def snippet_tool_names(ctx: Context) -> set[str]:
     values = model.entries.snippet_values
     for _callee, kwargs, _line in model.entries.snippet_calls:
         for k, v in kwargs:
-            if k == "tools":
+            if k in _TOOL_KWARGS:
                 out.update(re.findall(r"[A-Za-z_]\w*", v))
     # a name the snippet assigned first (`search = SearchToolkit().search_duckduckgo`) stands
     # for what it was assigned (two steps at most)

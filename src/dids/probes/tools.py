@@ -163,10 +163,29 @@ def inventory(index: RepoIndex):
                           f"({', '.join(sorted(caps)) or 'read_only'}).",
                           facts.path, c.line, kind=_kind(), name=c.name, registration="subclass",
                           capabilities=",".join(sorted(caps)) or "read_only", typed=True,
-                          params=schema[:400], approval=None, base=base)
+                          params=schema[:400], approval=None, base=base,
+                          alias=_tool_alias(facts, c))
     yield from _registered_elsewhere(index, helpers)
     yield from _schema_objects(index)
     yield from _mcp_listed_tools(index, helpers)
+
+
+_ALIAS_DECORATOR = re.compile(r"""^[\w.]*(register|tool)\w*\(\s*(?:name\s*=\s*)?["']([\w.-]+)["']""")
+
+
+def _tool_alias(facts: PyFacts, c) -> str | None:
+    """The name a tool class is registered under for the model and for configuration
+    (`@register_tool("code_interpreter")`, else a class-level `name = "code_interpreter"`)."""
+    for dec in c.decorators:
+        m = _ALIAS_DECORATOR.match(dec)
+        if m:
+            return m.group(2)
+    for a in facts.assigns:
+        if a.scope == c.qualname and a.scope_kind == "class" and a.target == "name" and a.value:
+            v = a.value.strip()
+            if len(v) >= 2 and v[0] in "\"'" and v[-1] == v[0]:
+                return v[1:-1]
+    return None
 
 
 _REGISTER_CALL = Names(r"(^|\.)(register|register_tool|add_tool|add_function|tool)$")
