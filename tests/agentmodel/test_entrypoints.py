@@ -97,6 +97,30 @@ python examples/hello.py
     assert [c.words for c in lp.runs] == [["python", "examples/hello.py"]]
 
 
+def test_installing_the_installer_is_not_the_products_install():
+    readme = """# swe
+
+```bash
+pip install uv && uvx swe-agent
+```
+
+```bash
+pip install -U pipx poetry
+pip install swe-agent
+swe
+```
+"""
+    lp = leading_path("README.md", readme, {"swe", "swe-agent"})
+    assert lp.install is None  # `uvx` fetches and runs the product: no install step
+    assert [c.words for c in lp.runs] == [["uvx", "swe-agent"]]
+    lp = leading_path("README.md", readme.split("```\n\n", 1)[1], {"swe", "swe-agent"})
+    assert lp.install.text == "pip install swe-agent"
+    assert [c.words for c in lp.runs] == [["swe"]]
+    # a package named like a tool but longer is the product
+    lp = leading_path("README.md", "```bash\npip install uv-agent\nuv-agent\n```\n", {"uv-agent"})
+    assert lp.install.text == "pip install uv-agent"
+
+
 def test_a_chore_before_the_snippet_does_not_hide_it():
     readme = """# agents
 
@@ -184,6 +208,13 @@ def test_is_chore(text, chore):
     ("poetry run clawd run", "clawd.cli:main"),
     ("streamlit run ui/app.py", "ui/app.py"),
     ("node server.js", None),
+    ("uvx clawd", "clawd.cli:main"),  # a launcher fetches the package and runs its script
+    ("uvx clawd@latest run", "clawd.cli:main"),
+    ("pipx run clawd", "clawd.cli:main"),
+    ("uvx --from clawd-cli clawd", "clawd.cli:main"),
+    ("uvx --python 3.12 clawd", "clawd.cli:main"),
+    ("uvx ruff check", None),  # another package's program
+    ("uvx --from clawd ruff", None),
 ])
 def test_what_a_command_line_runs(words, target):
     assert _target_of_words(words.split(), {"clawd": "clawd.cli:main"}) == target

@@ -18,7 +18,7 @@ from ..index.configs import load_yaml
 from ..index.pyfacts import extract
 from ..index.repo import RepoIndex, is_readme
 from .callgraph import MODULE, CallGraph
-from .readme import LeadingPath, is_chore, leading_path, subcommand
+from .readme import LeadingPath, is_chore, leading_path, package_name, subcommand
 
 
 def offpath_place(path: str) -> bool:
@@ -223,6 +223,18 @@ def _target_of_words(words: list[str], scripts: dict[str, str]) -> str | None:
         words = " ".join(words).strip("'\"").split()
     if not words:
         return None
+    if words[0] in ("uvx", "pipx"):  # `uvx pkg`, `pipx run --spec pkg cmd`: the script it runs
+        rest, skip = [], False
+        for w in words[1:]:
+            if skip:
+                skip = False
+            elif w in ("--from", "--spec", "--python", "--with"):
+                skip = True  # the option's value is a package or an interpreter, not the command
+            elif not w.startswith("-"):
+                rest.append(w)
+        words = [package_name(rest[0])] + rest[1:] if rest else []
+        if not words:
+            return None
     w0 = words[0].rsplit("/", 1)[-1]
     if w0 in scripts:
         return scripts[w0]

@@ -22,6 +22,10 @@ _INSTALL = re.compile(
 # making or entering a virtual environment: neither installs the product nor runs it
 _ENV_SETUP = re.compile(r"^(?:python3?(?:\.\d+)?\s+-m\s+venv|uv\s+venv|virtualenv|conda\s+(?:create|"
                         r"activate)|(?:source|\.)\s+\S*activate|\S*activate(?:\.\w+)?$|pyenv)\b")
+# installing the installer (`pip install uv && uvx pkg`): it neither installs the product nor runs it
+_TOOLS = r"(?:uv|pipx|poetry|pip|setuptools|wheel|virtualenv|hatch|pdm|pip-tools)"
+_TOOL_INSTALL = re.compile(rf"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip)\s+install\s+(?:-[-\w]+\s+)*"
+                           rf"{_TOOLS}(?:\s+{_TOOLS})*\s*$", re.I)
 _PY_LANGS = {"py", "python", "python3", "pycon", "ipython"}
 _SHELL_LANGS = {"", "bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "text",
                 "terminal", "fish"}
@@ -152,7 +156,7 @@ def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> Lead
         if b.lang not in _SHELL_LANGS:
             continue
         for cmd in _commands(b):
-            if _ENV_SETUP.match(cmd.text):
+            if _ENV_SETUP.match(cmd.text) or _TOOL_INSTALL.match(cmd.text):
                 continue
             if _INSTALL.match(cmd.text) and not _is_run_of_docker(cmd):
                 if lp.install is None and not found_run:
