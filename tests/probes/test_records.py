@@ -398,3 +398,59 @@ def test_where_the_run_log_goes(tmp_path_factory):
                                                     "the run's log lines go (to the terminal)."),
         (line_of(LOGCFG, "filename=path"), "logging.basicConfig(...) configures where the run's "
                                             "log lines go (to a file).")]
+
+
+SERIALIZED = '''import json
+from pathlib import Path
+
+from openai import OpenAI
+
+
+class Agent:
+    def __init__(self):
+        self.client = OpenAI()
+        self.messages = []
+        self.cost = 0.0
+
+    def serialize(self) -> dict:
+        return {"info": {"cost": self.cost}, "messages": self.messages}
+
+    def usage(self) -> dict:
+        return {"cost": self.cost}
+
+    def save(self, path: Path) -> None:
+        data = self.serialize()
+        path.write_text(json.dumps(data))
+
+    def save_usage(self, path: Path) -> None:
+        data = self.usage()
+        path.write_text(json.dumps(data))
+
+    def run(self):
+        while True:
+            reply = self.client.chat.completions.create(model="m", messages=self.messages)
+            self.messages.append({"role": "assistant", "content": reply.choices[0].message.content})
+            self.save(Path("run.json"))
+            self.save_usage(Path("usage.json"))
+'''
+
+
+def test_a_record_built_by_a_method_that_returns_the_messages_is_a_transcript(tmp_path_factory):
+    # `data = self.serialize()` then `path.write_text(json.dumps(data))`: the written value is
+    # what serialize returns, the message list; a value of other fields only is no transcript
+    main = "from cli.agent import Agent\n\n\ndef main():\n    Agent().run()\n"
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "cli"\n\n[project.scripts]\ncli = "cli.main:main"\n',
+        "cli/__init__.py": "", "cli/agent.py": SERIALIZED, "cli/main.py": main})
+    got = {f.data["func"]: f.data.get("loop_call") for f in m.findings()["records.transcript"]}
+    assert got == {"Agent.save": f"cli/agent.py:{line_of(SERIALIZED, 'self.save(Path')}"}
+
+
+def test_a_record_of_settings_named_after_steps_is_no_transcript(tmp_path_factory):
+    # `"max_steps": self.max_steps` names the step budget, not the steps taken
+    src = SERIALIZED.replace('"messages": self.messages', '"max_steps": self.max_steps')
+    main = "from cli.agent import Agent\n\n\ndef main():\n    Agent().run()\n"
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "cli"\n\n[project.scripts]\ncli = "cli.main:main"\n',
+        "cli/__init__.py": "", "cli/agent.py": src, "cli/main.py": main})
+    assert m.findings()["records.transcript"] == []

@@ -108,7 +108,8 @@ def console(index: RepoIndex):
 def transcript(index: RepoIndex):
     """The conversation or step list written to a file or database by live code."""
     hits = [(facts, c, row) for facts, c, row in matches(index).get("persist", ())
-            if _CONVO.search(" ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or ""))]
+            if _CONVO.search(" ".join(c.args + tuple(v for _, v in c.kwargs)) + " " + (c.func or ""))
+            or _OWN_RECORD.search(_built_from(index, facts, c))]
     # a function that opens its file and then dumps the record into it: the dump is the record
     dumps = {(facts.path, c.func) for facts, c, row in hits if row.get("mode_arg") is None}
     per_step = _called_per_iteration(index)
@@ -121,6 +122,36 @@ def transcript(index: RepoIndex):
                       + (f", after every iteration of the agent loop ({step})." if step else "."),
                       facts.path, c.line, c.end_line, func=c.func or "", row=row.id,
                       **({"per_step": True, "loop_call": step} if step else {}))
+
+
+# the record an agent object holds, read whole (`self.messages`), not a setting named after it
+# (`self.max_steps`)
+_OWN_RECORD = re.compile(r"\bself\.(messages|history|chat_history|conversation|transcript|"
+                         r"events|steps|trajectory)\b(?!\s*\()")
+_SELF_CALL = re.compile(r"\bself\.(\w+)\(")
+_NAMES = re.compile(r"[A-Za-z_]\w*")
+
+
+def _built_from(index: RepoIndex, facts, c) -> str:
+    """The code a persisted value is built by, one step back: what a local the call writes was
+    assigned (`data = self.serialize()`), and the code lines of the method of the same class
+    that value calls (`def serialize(self): return {"messages": self.messages, ...}`)."""
+    if not c.func:
+        return ""
+    texts = []
+    for name in set(_NAMES.findall(" ".join(c.args + tuple(v for _, v in c.kwargs)))):
+        a = facts.last_assign(name, c.func, c.line, valued=True)
+        if a is not None and a.value:
+            texts.append(a.value)
+    d = facts.func_at(c.line)
+    for m in _SELF_CALL.finditer(" ".join(texts)):
+        if d is None or not d.cls:
+            break
+        meth = next((x for x in facts.defs if x.cls == d.cls and x.name == m.group(1)), None)
+        if meth is not None:
+            texts += [index.line(facts.path, i) for i in range(meth.line + 1, min(meth.end_line, meth.line + 60) + 1)
+                      if facts.is_code_line(i)]
+    return " ".join(texts)
 
 
 def _called_per_iteration(index: RepoIndex):
