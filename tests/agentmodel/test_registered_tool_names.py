@@ -84,10 +84,14 @@ class Weather(BaseTool):
 
     def call(self, params):
         return requests.get("https://weather.invalid", params={"q": params["city"]}).text
+
+
+default_searcher = WebSearch()
 '''
 
 NAMED = "tools = ['code_interpreter', 'weather']\nbot = Assistant(function_list=tools)"
 FILES_ONLY = "bot = Assistant(files=['code_interpreter'])"
+INSTANCE = "from qa.tools import default_searcher\nbot = Assistant(function_list=[default_searcher])"
 
 
 def _files(snippet: str) -> dict[str, str]:
@@ -108,6 +112,11 @@ def named(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def instance(tmp_path_factory):
+    return modelled(tmp_path_factory, _files(INSTANCE))
+
+
+@pytest.fixture(scope="module")
 def files_only(tmp_path_factory):
     return modelled(tmp_path_factory, _files(FILES_ONLY))
 
@@ -125,3 +134,9 @@ def test_the_registered_names_the_snippet_passes_are_the_session_tools(named):
 
 def test_a_list_under_another_keyword_names_no_tool(files_only):
     assert _default_tools(files_only) == ["CodeInterpreter", "Weather", "WebSearch"]
+
+
+def test_an_imported_tool_instance_is_its_class(instance):
+    # `from qa.tools import default_searcher` where qa/tools.py holds `default_searcher = WebSearch()`
+    assert instance.model.entries.snippet_imports["default_searcher"] == "qa.tools.default_searcher"
+    assert _default_tools(instance) == ["WebSearch"]

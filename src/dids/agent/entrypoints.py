@@ -54,6 +54,7 @@ class EntryPoints:
     exclude: set[str] = field(default_factory=set)  # command functions of other subcommands
     snippet_calls: list[tuple[str, tuple[tuple[str, str], ...], int]] = field(default_factory=list)
     snippet_values: dict[str, str] = field(default_factory=dict)  # `search = Toolkit().search`
+    snippet_imports: dict[str, str] = field(default_factory=dict)  # name -> dotted origin
     how: str = ""  # how the main path was chosen, for the card
 
     def describe(self) -> str:
@@ -368,6 +369,8 @@ def _snippet(ep: EntryPoints, lp: LeadingPath, graph: CallGraph) -> None:
     facts = extract(lp.path, src)
     ep.snippet_values.update((a.target, a.value) for a in facts.assigns
                              if a.scope_kind == "module" and a.target.isidentifier() and a.value)
+    ep.snippet_imports.update((k, v) for k, v in facts.imports.items()
+                              if k.isidentifier() and v and not v.startswith("."))
     for c in facts.calls:
         node = _resolve_target(graph, c.callee)
         if node is None:

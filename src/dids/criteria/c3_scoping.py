@@ -83,7 +83,18 @@ def snippet_tool_names(ctx: Context) -> set[str]:
     for _ in range(2):
         out |= {n for name in list(out) if name in values
                 for n in re.findall(r"[A-Za-z_]\w*", values[name])}
-    return out - set(values)  # the snippet's own variables name no tool of the repository
+    out -= set(values)  # the snippet's own variables name no tool of the repository
+    # `from pkg.tools import google_search` where the package holds `google_search =
+    # GoogleSearchTool()`: the tool is that instance's class
+    r = model.graph._resolver
+    for name in list(out):
+        origin = model.entries.snippet_imports.get(name)
+        hit = model.graph.modules.split(origin) if origin and r is not None else None
+        if hit and hit[1] and "." not in hit[1]:
+            cls = r.instance_class(hit[0], hit[1])
+            if cls is not None:
+                out.add(model.graph.nodes[cls].name)
+    return out
 
 
 @assessor("C3")
