@@ -168,6 +168,28 @@ def test_a_listing_of_another_extension_leaves_the_cli(tmp_path_factory):
     assert choice.pkg.dir == "apps/cli" and choice.how == "package bin"
 
 
+# a Python app a testing sandbox's Dockerfile runs: found only because nothing else names a
+# Python path, it does not outrank the extension the README lists
+SANDBOX_DOCKERFILE = "FROM python:3.12\nCOPY app.py .\nCMD [\"python\", \"app.py\"]\n"
+SANDBOX_APP = "import requests\n\nprint(requests.get('https://example.invalid').text)\n"
+
+
+def test_a_dockerfile_python_app_does_not_outrank_the_listed_extension(tmp_path_factory):
+    files = {**_files("acme.acme-agent"), "manual-testing-sandbox/Dockerfile": SANDBOX_DOCKERFILE,
+             "manual-testing-sandbox/app.py": SANDBOX_APP}
+    m = modelled(tmp_path_factory, files)
+    assert m.index.agent.ts is not None
+    assert m.index.agent.ts.choice.how == "README marketplace listing"
+
+
+def test_a_readme_python_run_keeps_the_python_path_over_a_listing(tmp_path_factory):
+    files = {**_files("acme.acme-agent"), "app.py": SANDBOX_APP}
+    files["README.md"] += "\n```bash\npip install acme\npython app.py\n```\n"
+    m = modelled(tmp_path_factory, files)
+    assert m.index.agent.ts is None
+    assert m.index.agent.entries.how == "README leading path"
+
+
 def _line(text: str, needle: str) -> int:
     return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
 

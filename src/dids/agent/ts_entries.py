@@ -100,6 +100,11 @@ def _choose(index, ep: EntryPoints) -> Choice | None:
         chosen = _listed_extension(index.text(readme), [p for p in pkgs if p.vscode])
         how = "README marketplace listing" if chosen else ""
     python_led = bool(ep.main or ep.roots) and not node_install
+    if how == "README marketplace listing" and python_led and \
+            not any(e.kind in _NAMED_KINDS for e in ep.main):
+        # the Python side is only an image some Dockerfile runs (a test sandbox, a docs app):
+        # the extension the README lists is the product
+        python_led = False
     if chosen is not None:
         return None if python_led and how != "README leading path" else Choice(chosen, how, lp, run_sub)
     if python_led:
@@ -116,6 +121,10 @@ def _choose(index, ep: EntryPoints) -> Choice | None:
             return Choice(root, "package main", lp, None)
     return None
 
+
+# Python entries a user is pointed at (the README's commands, the package's console scripts),
+# as opposed to ones found only because a Dockerfile or a `__main__` module runs them
+_NAMED_KINDS = frozenset({"readme-run", "readme-snippet", "console-script"})
 
 # a Marketplace or Open VSX listing: itemName=<publisher>.<name>, extension/<publisher>/<name>
 _LISTING = re.compile(r"marketplace\.visualstudio\.com/items\?itemName=([\w-]+)\.([\w.-]+)|"
