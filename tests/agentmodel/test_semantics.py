@@ -186,3 +186,36 @@ def test_a_file_opened_to_write_persists_and_one_opened_to_read_does_not(tmp_pat
                                     "io_/save.py": src})
     hits = [c.line for _f, c, _r in matches(m.index).get("persist", []) if _f.path == "io_/save.py"]
     assert hits == ([2] if persists else [])
+
+
+BOUND = '''import litellm
+from openai import OpenAI
+
+
+class Client:
+    def __init__(self):
+        self.client = OpenAI()
+
+    def ask(self, messages, use_litellm):
+        if use_litellm:
+            completion_call = litellm.completion
+        else:
+            completion_call = self.client.chat.completions.create
+        return completion_call(model="m", messages=messages)
+
+    def tally(self, messages):
+        count = len
+        return count(messages)
+'''
+
+
+def test_a_callable_bound_to_a_local_and_then_called_is_that_call(tmp_path_factory):
+    # each binding the function makes may be the one called; a builtin bound the same way
+    # (`count = len`) matches no row
+    m = modelled(tmp_path_factory, {"pyproject.toml": '[project]\nname = "bc"\n', "bc/__init__.py": "",
+                                    "bc/client.py": BOUND})
+    got = [(c.line, c.callee) for f, c, _r in matches(m.index).get("llm", []) if f.path == "bc/client.py"]
+    line = BOUND.splitlines().index("        return completion_call(model=\"m\", messages=messages)") + 1
+    assert got == [(line, "litellm.completion")]
+    assert not any(f.path == "bc/client.py" and c.raw == "len"
+                   for kind in matches(m.index).values() for f, c, _r in kind)

@@ -152,8 +152,17 @@ def matches(index) -> dict[str, list]:
     sem = load()
     names = sem.names()
     out: dict[str, list] = {}
+    bound_memo: dict[str, dict] = {}
     for facts, call in index.all_calls():
         candidates = [call] if call.short in names else []
+        if not candidates and call.func and call.raw.isidentifier():
+            # `completion_call = self.client.chat.completions.create` ... `completion_call(**kw)`:
+            # a callable bound to a local, then called (each binding the function makes)
+            bound = bound_memo.get(facts.path)
+            if bound is None:
+                bound = bound_memo[facts.path] = _bound_callables(facts, names)
+            for value in bound.get((call.func, call.raw), ()):
+                candidates.append(replace(call, callee=resolve(value, facts.imports), raw=value))
         for a in call.args[:2]:
             a = a.strip()
             if (_REF.match(a) and a.rsplit(".", 1)[-1] in names) or \
@@ -173,6 +182,21 @@ def matches(index) -> dict[str, list]:
             if hit is not None:
                 _record(sem, hit[0], facts, hit[1], out)
     index._search_cache[key] = out  # type: ignore[assignment]
+    return out
+
+
+def _bound_callables(facts: PyFacts, names: set[str]) -> dict[tuple[str, str], list[str]]:
+    """(function, local) -> the dotted callables a function binds to that local
+    (`runner = litellm.completion`), for the ones a model row may name."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for a in facts.assigns:
+        if a.scope_kind != "function" or not a.value or not a.target.isidentifier():
+            continue
+        v = a.value.strip()
+        if not (_REF.match(v) or v.isidentifier()):
+            continue
+        if v.rsplit(".", 1)[-1] in names or resolve(v, facts.imports).rsplit(".", 1)[-1] in names:
+            out.setdefault((a.scope, a.target), []).append(v)
     return out
 
 
