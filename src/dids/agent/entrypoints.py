@@ -214,6 +214,44 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
+_MAKE_RULE = re.compile(r"^([\w.-]+)\s*:(?!=)")
+_MAKE_RECURSE = re.compile(r"^\$[({]MAKE[)}]|^make\b")
+
+
+def make_recipe(index: RepoIndex, args: list[str], depth: int = 0) -> list[list[str]]:
+    """The command lines (as words) the top-level Makefile runs for `make ARGS`: the recipe of
+    each target named (the first rule when none is), following `$(MAKE) other` one level."""
+    mk = next((p for p in ("Makefile", "makefile", "GNUmakefile") if p in index.files), None)
+    if mk is None or depth > 1:
+        return []
+    lines = index.text(mk).splitlines()
+    rules: dict[str, list[str]] = {}
+    current = None
+    for ln in lines:
+        m = _MAKE_RULE.match(ln)
+        if m and not ln.startswith("\t"):
+            current = m.group(1)
+            rules.setdefault(current, [])
+        elif ln.startswith("\t") and current is not None:
+            rules[current].append(ln.strip().lstrip("@-").strip())
+        elif ln.strip() and not ln.startswith((" ", "#")):
+            current = None
+    targets = [a for a in args if not a.startswith("-") and "=" not in a] or \
+        [t for t in rules if not t.startswith(".")][:1]
+    out: list[list[str]] = []
+    for t in targets:
+        for cmd in rules.get(t, []):
+            for part in re.split(r"\s*(?:&&|;|&(?!&))\s*", cmd):
+                words = part.split()
+                if not words or words[0] in ("echo", "cd", "printf", "true", ":"):
+                    continue
+                if _MAKE_RECURSE.match(part):
+                    out += make_recipe(index, words[1:], depth + 1)
+                else:
+                    out.append(words)
+    return out
+
+
 def _target_of_words(words: list[str], scripts: dict[str, str]) -> str | None:
     """What a command line runs, as "module:func", "module", or a console-script target."""
     words = [w for w in words if w not in ("exec", "poetry", "run", "uv", "--")]
@@ -274,6 +312,10 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
         named: list[str] = []
         for cmd in lp.runs:
             target = _target_of_words(cmd.words, script_targets)
+            if target is None and cmd.words[0] == "make":
+                # `make dev`: what the Makefile's recipe for that target runs
+                target = next((t for words in make_recipe(index, cmd.words[1:])
+                               for t in [_target_of_words(words, script_targets)] if t), None)
             if target is None and cmd.words[0] in ("docker", "podman", "docker-compose"):
                 target = "docker"
             if target is None:

@@ -16,7 +16,7 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _PROMPT = re.compile(r"^\s*(?:\$|>|#|PS>|%)\s+")
 _INSTALL = re.compile(
     r"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+(?:pip|add)|uv\s+tool(?!\s+run\b)|"
-    r"pipx(?!\s+run\b)|poetry\s+add|"
+    r"pipx(?!\s+run\b)|poetry\s+(?:add|install)|uv\s+sync|pdm\s+install|"
     r"conda|brew|npm|pnpm|yarn|bun|go\s+install|cargo\s+install|docker|docker-compose|podman|"
     r"curl|wget|git\s+clone)\b", re.I)  # `uvx x`, `pipx run x`, `uv tool run x` run it (is_run)
 # making or entering a virtual environment: neither installs the product nor runs it
@@ -122,7 +122,7 @@ def names_program(spec: str, programs: set[str]) -> bool:
 
 
 _LAUNCHERS = {"python", "python3", "uv", "uvx", "pipx", "npx", "docker", "podman", "docker-compose",
-              "poetry"}
+              "poetry", "make"}
 
 
 def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> LeadingPath:
