@@ -182,8 +182,10 @@ class DefaultAgent:
             self.step()
 
     def step(self):
-        message = self.model.query(self.messages)
-        return self.execute_actions(message)
+        return self.execute_actions(self.query())
+
+    def query(self):
+        return self.model.query(self.messages)
 
     def execute_actions(self, message: dict):
         return [self.env.execute(a) for a in message["actions"]]
@@ -355,3 +357,12 @@ def test_a_helper_whose_callers_ask_nothing_is_no_gate(near):
     prompts = [f.path for f, _c, _r in matches(near.index).get("prompt", ())]
     assert AGENT_DIR + "interactive.py" in prompts  # the prompt itself is still read
     assert near.findings()["approval.gate"] == []
+
+
+def test_the_loop_whose_body_calls_the_step_is_the_agent_loop(factory):
+    # `while True: self.step()` two calls above the model: the turn loop, ahead of the step
+    first = factory.model.session.loops[0]
+    assert (first.path, first.line, first.kind) == (
+        AGENT_DIR + "default.py", factory.line(AGENT_DIR + "default.py", "while True:"), "loop")
+    assert any(lp.kind == "step" and lp.node.endswith("DefaultAgent.step")
+               for lp in factory.model.session.loops)

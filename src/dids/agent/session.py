@@ -113,7 +113,10 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
     strong = [lp for lp in session.loops if lp.kind == "framework" or lp.depth <= 1]
     steps = _steps(graph, reach, llm_sites, rev)
     if not strong:  # event-driven agents: one model step per event
-        session.loops = steps + session.loops
+        # unless a loop's own body calls the step (`while True: self.step()`): that loop is the
+        # agent's turn loop, the step what each turn runs
+        driving = [lp for lp in session.loops if lp.kind == "loop" and _calls_step(graph, lp, steps)]
+        session.loops = driving[:1] + steps + [lp for lp in session.loops if lp not in driving[:1]]
     else:  # a loop was found, but a function named as the agent's step still drives the model
         session.loops += [st for st in steps if "step" in st.node.rsplit(".", 1)[-1].lower()
                           and not any(lp.node == st.node for lp in session.loops)][:1]
@@ -350,6 +353,21 @@ def _drop_nested(loops: list[Loop]) -> list[Loop]:
             continue
         out.append(lp)
     return out
+
+
+def _calls_step(graph: CallGraph, lp: Loop, steps: list[Loop]) -> bool:
+    """Whether a call in LP's body (past its head) reaches one of STEPS' functions directly (an
+    override of it included)."""
+    step_nodes = {st.node for st in steps}
+    if not step_nodes:
+        return False
+    head_end = lp.line + lp.head.count("\n")
+    for dst, line, how in graph.edges.get(lp.node, ()):
+        if not head_end < line <= lp.end_line or how in ("import", "package", "module", "nested"):
+            continue
+        if dst in step_nodes or any(o in step_nodes for o in graph.overrides(dst)):
+            return True
+    return False
 
 
 def _driven(graph: CallGraph, reach: Reach, loops: list[Loop], by_name: bool = False):
