@@ -60,3 +60,13 @@ def modelled(tmp_path_factory, files: dict[str, str]) -> Modelled:
 
 def at(findings) -> list[tuple[str, int]]:
     return [(f.location.path, f.location.start_line) for f in findings]
+
+
+def session_tool_names(m: Modelled) -> list[str]:
+    """Names of the tools the default session of M holds (criteria.c3_scoping.default_tools)."""
+    from dids.criteria.base import Context
+    from dids.criteria.c3_scoping import default_tools
+    from dids.rubric import load_rubric
+
+    ctx = Context(index=m.index, findings=m.findings(), rubric=load_rubric())
+    return sorted(str(t.data["name"]) for t in default_tools(ctx))

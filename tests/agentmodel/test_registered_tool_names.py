@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from dids.criteria.base import Context
-from dids.criteria.c3_scoping import default_tools
-from dids.rubric import load_rubric
-
-from .repos import modelled
+from .repos import modelled, session_tool_names
 
 README = '''# qa
 
@@ -101,11 +97,6 @@ def _files(snippet: str) -> dict[str, str]:
             "qa/agent.py": AGENT, "qa/tools.py": TOOLS}
 
 
-def _default_tools(m) -> list[str]:
-    ctx = Context(index=m.index, findings=m.findings(), rubric=load_rubric())
-    return sorted(str(t.data["name"]) for t in default_tools(ctx))
-
-
 @pytest.fixture(scope="module")
 def named(tmp_path_factory):
     return modelled(tmp_path_factory, _files(NAMED))
@@ -129,14 +120,14 @@ def test_each_tool_class_carries_the_name_it_is_registered_under(named):
 
 
 def test_the_registered_names_the_snippet_passes_are_the_session_tools(named):
-    assert _default_tools(named) == ["CodeInterpreter", "Weather"]
+    assert session_tool_names(named) == ["CodeInterpreter", "Weather"]
 
 
 def test_a_list_under_another_keyword_names_no_tool(files_only):
-    assert _default_tools(files_only) == ["CodeInterpreter", "Weather", "WebSearch"]
+    assert session_tool_names(files_only) == ["CodeInterpreter", "Weather", "WebSearch"]
 
 
 def test_an_imported_tool_instance_is_its_class(instance):
     # `from qa.tools import default_searcher` where qa/tools.py holds `default_searcher = WebSearch()`
     assert instance.model.entries.snippet_imports["default_searcher"] == "qa.tools.default_searcher"
-    assert _default_tools(instance) == ["WebSearch"]
+    assert session_tool_names(instance) == ["WebSearch"]

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from dids.criteria.base import Context
-from dids.criteria.c3_scoping import default_tools
-from dids.rubric import load_rubric
-
-from .repos import modelled
+from .repos import modelled, session_tool_names
 
 README = '''# kit
 
@@ -88,11 +84,6 @@ def _files(snippet: str) -> dict[str, str]:
             "kit/function_tool.py": FUNCTION_TOOL}
 
 
-def _default_tools(m) -> list[str]:
-    ctx = Context(index=m.index, findings=m.findings(), rubric=load_rubric())
-    return sorted(str(t.data["name"]) for t in default_tools(ctx))
-
-
 @pytest.fixture(scope="module")
 def one(tmp_path_factory):
     return modelled(tmp_path_factory, _files(ONE))
@@ -112,8 +103,8 @@ def test_every_toolkit_method_wrapped_as_a_tool_is_in_the_inventory(one):
 
 def test_the_snippet_variable_names_the_one_tool_the_session_holds(one):
     assert one.model.entries.snippet_values["search"] == "SearchToolkit().search_web"
-    assert _default_tools(one) == ["search_web"]
+    assert session_tool_names(one) == ["search_web"]
 
 
 def test_a_named_toolkit_gives_the_session_its_own_tools(kit):
-    assert _default_tools(kit) == ["search_news", "search_web"]
+    assert session_tool_names(kit) == ["search_news", "search_web"]

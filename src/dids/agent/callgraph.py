@@ -400,6 +400,8 @@ class _Resolver:
         self.attr_types: dict[str, dict[str, str]] = {}  # class id -> attribute -> class id
         self.attr_funcs: dict[str, dict[str, str]] = {}  # class id -> attribute -> function id
         self.instances: dict[str, dict[str, str]] = {}  # module path -> variable -> class id
+        # (path, module dict) -> its dotted-path entries (key, node), from collect_registries
+        self._path_regs: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._instance_memo: dict[tuple[str, str], str | None] = {}
         self._memo: dict[tuple[str, str], str | None] = {}
         # _global() answers depend only on the dotted name, the class hierarchy and `top`.
@@ -649,8 +651,10 @@ class _Resolver:
                 t = self._ref(path, name, None, None)
                 if t:
                     self.g.registries.setdefault((path, a.target), []).append((key, t))
-            for key, t in self._path_entries(a.value):
-                self.g.registries.setdefault((path, a.target), []).append((key, t))
+            entries = self._path_entries(a.value)
+            if entries:
+                self._path_regs[(path, a.target)] = entries
+                self.g.registries.setdefault((path, a.target), []).extend(entries)
                 self.g.path_registries.add(a.target)
 
     def _path_entries(self, value: str) -> list[tuple[str, str]]:
@@ -758,10 +762,10 @@ class _Resolver:
             src = f"{path}::{a.scope}" if a.scope_kind in ("class", "function") else mid
             keyed = {}
             paths = {}
-            if a.value.lstrip().startswith("{") and a.target.isidentifier():
+            if a.scope_kind == "module":
                 # {"local": "pkg.envs.local.LocalEnvironment"}: each class is live only when the
-                # defaults pick its key, as for a registry of names
-                for key, t in self._path_entries(a.value):
+                # defaults pick its key, as for a registry of names (collect_registries)
+                for key, t in self._path_regs.get((path, a.target), ()):
                     paths[t] = key
                     g.add_edge(src, t, a.line, f"registry:{a.target}:{key}")
             for lit in _DOTTED_STRING.findall(a.value):  # "pkg.mod.Class": loaded by name

@@ -180,7 +180,7 @@ class Reach:
                 if got is not None:
                     return got
         d = _literal(param.default) if param.default else None
-        return d.lower() or None if isinstance(d, str) else None
+        return (d.lower() or None) if isinstance(d, str) else None  # "" picks nothing
 
     def _guard(self, src: str, line: int) -> Guard | None:
         node = self.graph.nodes.get(src)
