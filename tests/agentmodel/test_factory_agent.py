@@ -252,7 +252,8 @@ def test_the_default_key_passed_at_the_call_site_picks_the_local_environment(fac
     assert sink.reach == "default"
     assert sink.driven  # the loop calls it through the Environment protocol
     docker = factory.sink(ENV + "docker.py", "subprocess.run(")
-    assert docker.reach.startswith("opt-in")
+    # named by the configuration key a user sets to pick it, not by the registry's name
+    assert docker.reach == "opt-in:environment_class"
     assert docker.driven
 
 

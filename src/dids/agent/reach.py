@@ -52,6 +52,9 @@ class Reach:
     index: object = None
     _guards: dict[tuple[str, int], Guard | None] = field(default_factory=dict)
     _choices: dict[str, str | None] = field(default_factory=dict)  # registry name -> choice
+    # registry name -> the configuration key its choice is looked up under, when one is
+    _choice_setting: dict[str, str] = field(default_factory=dict)
+    _lookup_key: str | None = None
     _root_set: set[str] = field(default_factory=set)
     # folders of in-repository distributions only an extra installs -> that extra (crewai[tools])
     extras: dict[str, str] = field(default_factory=dict)
@@ -117,7 +120,11 @@ class Reach:
                         break
                     line = text.count("\n", 0, m.start()) + 1
                     func = facts.func_at(line)
+                    self._lookup_key = None
                     choice = self._key_value(facts, func, expr)
+                    if choice is not None and self._lookup_key:
+                        # the setting a user changes to pick another entry (`environment_class`)
+                        self._choice_setting[memo_key] = self._lookup_key
                     if choice is not None:
                         break
                 if choice is not None:
@@ -152,6 +159,7 @@ class Reach:
             return None
         m = _LOOKUP_DEFAULT.match(expr)
         if m:
+            self._lookup_key = m.group(2)
             known = self.defaults._table(self.defaults._settings, m.group(2))
             if isinstance(known, str):
                 return known.lower()
@@ -223,8 +231,9 @@ class Reach:
                 if how.startswith("registry:"):
                     _, name, key = how.split(":", 2)
                     node = self.graph.nodes[src]
+                    default = self._registry_choice(src, name)
                     return Guard(node.path, line, f"{name} selects {key!r} (default "
-                                 f"{self._registry_choice(src, name)!r})", name.split(".")[-1])
+                                 f"{default!r})", self._choice_setting.get(name, name.split(".")[-1]))
                 return self._guard(src, line)
             nid = src
         return None
