@@ -663,3 +663,33 @@ def test_imports_below_a_sys_path_edit_resolve_in_that_tree():
         ("backend/server/ws.py::run_agent", "call"), ("backend/utils.py::write_pdf", "call")}
     assert edges(g, "lib/pkg/redis/client.py::connect") == set()  # the redis library
     assert edges(g, "lib/pkg/slack/slack_sdk.py::post") == set()  # the slack_sdk library
+
+
+def test_a_factory_parameter_runs_its_default_class():
+    # `handler=LiteLLMHandler` then `self.h = handler()`: the default is what is built and
+    # called; a parameter defaulting to None or a string builds nothing known
+    g = graph_of({
+        "bot/handlers.py": """
+            class LiteLLMHandler:
+                def chat(self, prompt):
+                    return prompt
+            """,
+        "bot/reviewer.py": """
+            from bot.handlers import LiteLLMHandler
+
+
+            class Reviewer:
+                def __init__(self, handler=LiteLLMHandler, other=None, name="LiteLLMHandler"):
+                    self.h = handler()
+                    self.o = other()
+                    self.n = name()
+
+                def run(self):
+                    self.h.chat("x")
+                    self.o.chat("y")
+            """,
+    })
+    init = edges(g, "bot/reviewer.py::Reviewer.__init__")
+    assert init == {("bot/handlers.py::LiteLLMHandler", "ctor")}
+    run_lines = edge_lines(g, "bot/reviewer.py::Reviewer.run", "bot/handlers.py::LiteLLMHandler.chat")
+    assert len(run_lines) == 1  # self.h.chat only: self.o has no known class

@@ -367,3 +367,13 @@ def test_the_loop_whose_body_calls_the_step_is_the_agent_loop(factory):
         AGENT_DIR + "default.py", factory.line(AGENT_DIR + "default.py", "while True:"), "loop")
     assert any(lp.kind == "step" and lp.node.endswith("DefaultAgent.step")
                for lp in factory.model.session.loops)
+
+
+def test_a_loop_mapping_over_items_that_calls_the_step_is_not_promoted(tmp_path_factory):
+    # `for action in zip(...)`: work mapped over a collection, not the agent's turns
+    src = DEFAULT_AGENT.replace("        while True:\n            self.step()",
+                                "        for item in zip(self.messages, self.messages):\n            self.step()")
+    assert src != DEFAULT_AGENT
+    m = modelled(tmp_path_factory, {**FILES, AGENT_DIR + "default.py": src})
+    first = m.model.session.loops[0]
+    assert first.kind == "step"

@@ -682,6 +682,10 @@ class _Resolver:
                     continue
                 cid = f"{path}::{d.cls}"
                 t = self.ctor_class(path, a.value, d.cls)
+                if t is None and a.value and re.match(r"^[A-Za-z_]\w*\(", a.value.strip()):
+                    made = self._param_default(path, d, a.value.strip().split("(", 1)[0])
+                    if made is not None and g.nodes[made].kind == "class":
+                        t = made  # `self.h = handler()` with `handler=LiteLLMHandler`
                 if t is None and a.value and a.value.strip().isidentifier():
                     p = next((p for p in d.params if p.name == a.value.strip()), None)
                     t = self.annotation_class(path, p.annotation) if p else None
@@ -938,12 +942,27 @@ class _Resolver:
                 if nested in g.nodes:
                     return [(nested, "call")]
                 scope = scope.rsplit(".", 1)[0] if "." in scope else ""
+        if c.func and raw.isidentifier() and c.func in defs:
+            # `def __init__(self, handler=LiteLLMHandler): self.h = handler()`: a factory
+            # parameter runs its default unless a caller passes another
+            t = self._param_default(path, defs[c.func], raw)
+            if t is not None:
+                return [(t, "ctor" if g.nodes[t].kind == "class" else "call")]
         t = self.symbol(path, c.callee if c.callee != raw else raw)
         if t is None and c.callee != raw:
             t = self.symbol(path, raw)
         if t is None:
             return []
         return [(t, "ctor" if g.nodes[t].kind == "class" else "call")]
+
+    def _param_default(self, path: str, d: FuncDef, name: str) -> str | None:
+        """The class or function parameter NAME of D defaults to (`handler=LiteLLMHandler`)."""
+        p = next((p for p in d.params if p.name == name), None)
+        if p is None or not p.default or not _DOTTED.match(p.default.strip()) or \
+                p.default.strip() in ("None", "True", "False"):
+            return None
+        t = self.symbol(path, p.default.strip(), want=("class", "function"))
+        return t if t is not None and self.g.nodes[t].kind in ("class", "function") else None
 
 
     @staticmethod

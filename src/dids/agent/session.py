@@ -115,7 +115,8 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
     if not strong:  # event-driven agents: one model step per event
         # unless a loop's own body calls the step (`while True: self.step()`): that loop is the
         # agent's turn loop, the step what each turn runs
-        driving = [lp for lp in session.loops if lp.kind == "loop" and _calls_step(graph, lp, steps)]
+        driving = [lp for lp in session.loops if lp.kind == "loop" and _TURN_HEAD.search(lp.head)
+                   and _calls_step(graph, lp, steps)]
         session.loops = driving[:1] + steps + [lp for lp in session.loops if lp not in driving[:1]]
     else:  # a loop was found, but a function named as the agent's step still drives the model
         session.loops += [st for st in steps if "step" in st.node.rsplit(".", 1)[-1].lower()
@@ -353,6 +354,12 @@ def _drop_nested(loops: list[Loop]) -> list[Loop]:
             continue
         out.append(lp)
     return out
+
+
+# the head of a loop over turns (`while True`, `while not self.done`, `for step in range(n)`),
+# not a map over items (`for patch in zip(...)`)
+_TURN_HEAD = re.compile(r"^\s*(True|1)\s*$|^\s*not\b|step|turn|iter|round|done|finish|stop|"
+                        r"running|range\(", re.I)
 
 
 def _calls_step(graph: CallGraph, lp: Loop, steps: list[Loop]) -> bool:
