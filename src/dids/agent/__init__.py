@@ -41,6 +41,8 @@ def build_model(index) -> AgentModel:
 
 
 def _build_model(index) -> AgentModel:
+    from .semantics import MODULE_MAP_KEY
+
     py = {p: f for p, f in index.py.items() if index.role(p) == "source"}
     graph = build_graph(py)
     entries = find_entries(index, graph)
@@ -51,6 +53,8 @@ def _build_model(index) -> AgentModel:
         # the scored path is Python: a TypeScript/JavaScript side (a frontend) is off it, and
         # only its settings are read
         index.settings_only_ts()
+    # the imports the library models resolve (after settings_only_ts, which empties the cache)
+    index._search_cache[MODULE_MAP_KEY] = graph.modules
     reach = compute_reach(graph, entries, index) if ts is None else ts_agent.reach(index, graph,
                                                                                   entries, ts)
     if ts is None and entries.how == "console scripts" and _model_off_the_scripts(index, reach):

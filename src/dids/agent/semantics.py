@@ -224,23 +224,30 @@ def _singleton_call(index, facts: PyFacts, call: Call) -> tuple[PyFacts, Call] |
     variable imported from another repository module that assigns it an instance of a library
     class at module level (`prompt_session = PromptSession(...)` there, `prompt_session.prompt()`
     here): the callee becomes `prompt_toolkit.shortcuts.PromptSession.prompt`, matched with the
-    defining module's imports. A class of the repository is the call graph's to type."""
+    defining module's imports. A class of the repository is the call graph's to type. Modules
+    are resolved by the call graph's ModuleMap (none before the graph is built)."""
+    mods = index._search_cache.get(MODULE_MAP_KEY)
     head, _, rest = call.raw.partition(".")
-    origin = facts.imports.get(head) if rest and head.isidentifier() else None
-    if not origin or "." not in origin.lstrip("."):
+    origin = facts.imports.get(head) if mods is not None and rest and head.isidentifier() else None
+    if not origin:
         return None
-    mod, _, var = origin.rpartition(".")
-    target = module_file(index, facts.path, mod)
-    tf = index.py.get(target) if target else None
+    hit = mods.split(mods.absolute(origin, facts.path))
+    if hit is None or not hit[1] or "." in hit[1]:
+        return None
+    tf = index.py.get(hit[0])
     if tf is None or tf is facts:
         return None
-    cls = _module_instance(index, tf, var)
+    cls = _module_instance(index, mods, tf, hit[1])
     if cls is None:
         return None
     return tf, replace(call, callee=f"{cls}.{rest}")
 
 
-def _module_instance(index, facts: PyFacts, var: str) -> str | None:
+# where build_model leaves the call graph's ModuleMap for the library models to resolve imports
+MODULE_MAP_KEY = ("_module_map",)
+
+
+def _module_instance(index, mods, facts: PyFacts, var: str) -> str | None:
     """The library class (dotted, as imported) whose instance module variable VAR of FACTS
     holds, else None (memoised per index)."""
     memo = index._search_cache.setdefault(("_module_instances",), {})  # type: ignore[arg-type]
@@ -254,44 +261,11 @@ def _module_instance(index, facts: PyFacts, var: str) -> str | None:
         m = _CTOR_VALUE.match(a.value.strip())
         if m:
             dotted = resolve(m.group(1), facts.imports)
-            if dotted != m.group(1) and not dotted.startswith(".") and \
-                    module_file(index, facts.path, dotted.rpartition(".")[0]) is None:
-                got = dotted
+            if dotted != m.group(1) and not dotted.startswith(".") and mods.split(dotted) is None:
+                got = dotted  # imported from outside the repository
         break  # the first binding decides, as for the call graph's singletons
     memo[key] = got  # type: ignore[index]
     return got
-
-
-def module_file(index, from_path: str, dotted: str) -> str | None:
-    """The parsed file of the repository module DOTTED names as imported in FROM_PATH (relative
-    `..utils.x` from FROM_PATH's package; absolute by the longest path ending in it)."""
-    if not dotted:
-        return None
-    if dotted.startswith("."):
-        level = len(dotted) - len(dotted.lstrip("."))
-        parts = from_path.split("/")[:-1]
-        if level - 1 > len(parts):
-            return None
-        base = parts[:len(parts) - (level - 1)]
-        rel = dotted.lstrip(".").split(".") if dotted.lstrip(".") else []
-        stem = "/".join(base + rel)
-        for cand in (f"{stem}.py", f"{stem}/__init__.py"):
-            if cand in index.py:
-                return cand
-        return None
-    table = index._search_cache.get(("_module_files",))
-    if table is None:
-        table = {}
-        for p in index.py:
-            if not p.endswith(".py"):
-                continue
-            parts = p[:-3].split("/")
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            for k in range(len(parts)):
-                table.setdefault(".".join(parts[k:]), p)
-        index._search_cache[("_module_files",)] = table  # type: ignore[assignment]
-    return table.get(dotted)  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=4)

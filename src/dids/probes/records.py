@@ -149,7 +149,8 @@ def _built_from(index: RepoIndex, facts, c) -> str:
             break
         meth = next((x for x in facts.defs if x.cls == d.cls and x.name == m.group(1)), None)
         if meth is not None:
-            texts += [index.line(facts.path, i) for i in range(meth.line + 1, min(meth.end_line, meth.line + 60) + 1)
+            last = min(meth.end_line, meth.line + 60)  # a serializer, not a whole module
+            texts += [index.line(facts.path, i) for i in range(meth.line + 1, last + 1)
                       if facts.is_code_line(i)]
     return " ".join(texts)
 

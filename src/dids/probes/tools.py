@@ -244,7 +244,7 @@ def _registered_elsewhere(index: RepoIndex, helpers):
             continue
         # `{"type": "function", "function": {"name": "bash", ...}}`: the name is the tool's
         # only contract with the model, and what it does is read from it
-        caps = sorted({cap for rx, cs in _NAME_CAPS if rx.search(name) for cap in cs}) or ["read_only"]
+        caps = sorted(name_caps(name)) or ["read_only"]
         yield finding("tools.inventory", f"Tool schema {name!r} declared as a function-calling "
                       f"dict ({', '.join(caps)}).", h.path, h.line, kind=_kind(), name=name,
                       registration="schema", capabilities=",".join(caps), typed=True, params="",
@@ -332,6 +332,11 @@ _NAME_CAPS = (
 )
 
 
+def name_caps(name: str) -> set[str]:
+    """The capabilities a tool's name says it has (for tools known only by their schema)."""
+    return {cap for rx, cs in _NAME_CAPS if rx.search(name) for cap in cs}
+
+
 def _schema_objects(index: RepoIndex):
     """Function-calling tool schemas built as objects (litellm/OpenAI ChatCompletionToolParam and
     friends), named by a literal or a constant; what the tool does is read from that name."""
@@ -344,7 +349,7 @@ def _schema_objects(index: RepoIndex):
         if not value or (facts.path, value) in seen:
             continue
         seen.add((facts.path, value))
-        caps = sorted({cap for rx, cs in _NAME_CAPS if rx.search(value) for cap in cs}) or ["read_only"]
+        caps = sorted(name_caps(value)) or ["read_only"]
         yield finding("tools.inventory", f"Tool schema {value!r} built by {c.raw}(...) "
                       f"({', '.join(caps)}).", facts.path, c.line, c.end_line, kind=_kind(),
                       name=value, registration="schema-object", capabilities=",".join(caps),
@@ -373,7 +378,7 @@ def _mcp_listed_tools(index: RepoIndex, helpers):
                 value = _constant(index, facts, expr) or _member(facts, expr)
                 if not value:
                     continue
-                caps = {cap for rx, cs in _NAME_CAPS if rx.search(value) for cap in cs}
+                caps = name_caps(value)
                 for d in dispatchers:
                     caps |= _branch_caps(index, facts, d, expr, value, helpers)
                 caps = caps - {"read_only"} or {"read_only"}

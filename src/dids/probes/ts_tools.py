@@ -25,7 +25,7 @@ from collections import deque
 
 from ..agent.semantics import matches
 from .base import finding
-from .tools import _COMM, _NAME_CAPS
+from .tools import _COMM, name_caps
 from .ts_exec import is_shell
 from .ts_probes import ts_probe
 
@@ -138,9 +138,8 @@ def inventory(index):
         caps, _holders = reach_caps(index, g, starts)
         if "exec" in caps and _CMD_WORDS.search(name + " " + params):
             caps.add("shell")
-        if not starts or not caps:
-            caps |= {cap for rx, cs in _NAME_CAPS if rx.search(name) for cap in cs} if not starts \
-                else set()
+        if not starts:
+            caps |= name_caps(name)
         caps_list = sorted(caps) or ["read_only"]
         return finding("tools.inventory", f"Tool {name} {how} ({', '.join(caps_list)})"
                        + (", hard-disabled." if disabled else "."), facts.path, line, end,
