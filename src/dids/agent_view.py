@@ -100,8 +100,11 @@ def scored_sentence(summary: dict, model) -> str:
     elif sc["entry_points"]:
         e = sc["entry_points"][0]
         parts.append(f"the {e['kind'].replace('-', ' ')} “{e['name']}” ({e['target']})")
+    how = sc["how"]
+    if how.startswith("library ("):  # "library (why)" → "(scored as a library: why)"
+        how = "scored as a library: " + how[len("library ("):].rstrip(")")
     if parts:
-        text = " ".join(parts) + (f" ({sc['how']})" if not sc["how"].startswith("no ") else
+        text = " ".join(parts) + (f" ({how})" if not how.startswith("no ") else
                                   " (no entry point found)")
     elif sc["how"].startswith("library"):
         text = "The console scripts reach none of the package's model calls; the package's code " \

@@ -83,16 +83,29 @@ def optional_roots(index, manifests: list[str], root_paths: list[str],
     -> the extra that installs it (`crewai[tools]`). ROOT_PATHS: files of the scored entry
     points; INSTALL: the README's install command (together they say what a default install
     holds)."""
+    return _split(index, manifests, root_paths, install)[0]
+
+
+def separate_roots(index, manifests: list[str], root_paths: list[str],
+                   install: str | None = None) -> list[str]:
+    """Folders of in-repository distributions that neither the scored one requires nor any of
+    its extras installs (a monorepo's deploy CLI or server package beside the library the README
+    installs): a default install does not hold them, so they are off the scored path."""
+    return _split(index, manifests, root_paths, install)[1]
+
+
+def _split(index, manifests: list[str], root_paths: list[str],
+           install: str | None) -> tuple[dict[str, str], list[str]]:
     dists = _dists(index, manifests)
     if len(dists) < 2:
-        return {}
+        return {}, []
     by_name = {d.name: d for d in dists}
     prefixes = sorted((d.prefix for d in dists), key=len, reverse=True)
     by_prefix = {d.prefix: d for d in dists}
     scored = {by_prefix[p].name for path in root_paths if (p := owner(prefixes, path)) is not None}
     scored |= {n for n in installed(install or "") if n in by_name}
     if not scored:
-        return {}
+        return {}, []
 
     def closure(start: set[str]) -> set[str]:
         seen, stack = set(start), list(start)
@@ -113,4 +126,6 @@ def optional_roots(index, manifests: list[str], root_paths: list[str],
                 prefix = by_name[n].prefix
                 if prefix:  # the repository root is never an add-on
                     out.setdefault(prefix, f"{d.shown}[{extra}]")
-    return out
+    separate = sorted(d.prefix for d in dists if d.prefix and d.name not in required
+                      and d.prefix not in out)
+    return out, separate

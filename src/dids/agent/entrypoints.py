@@ -18,7 +18,7 @@ from ..index.configs import load_yaml
 from ..index.pyfacts import extract
 from ..index.repo import RepoIndex, is_readme
 from .callgraph import MODULE, CallGraph
-from .readme import LeadingPath, is_chore, leading_path, package_name, subcommand
+from .readme import LeadingPath, is_chore, launched, leading_path, package_name, subcommand
 
 
 def offpath_place(path: str) -> bool:
@@ -189,6 +189,9 @@ def _langgraph_graphs(index: RepoIndex) -> list[Entry]:
 
     out = []
     for path in sorted(p for p in index.files if p.rsplit("/", 1)[-1] == "langgraph.json"):
+        if index.role(path) in ("test", "example", "docs") or offpath_place(path) or \
+                re.search(r"(^|/)[\w-]*examples?/", path):
+            continue  # a sample deployment of the CLI's tests or docs, not the product
         try:
             data = json.loads(index.text(path))
         except ValueError:
@@ -263,20 +266,14 @@ def _target_of_words(words: list[str], scripts: dict[str, str]) -> str | None:
     if not words:
         return None
     if words[0] in ("uvx", "pipx"):  # `uvx pkg`, `pipx run --spec pkg cmd`: the script it runs
-        rest, skip = [], False
-        for w in words[1:]:
-            if skip:
-                skip = False
-            elif w in ("--from", "--spec", "--python", "--with"):
-                skip = True  # the option's value is a package or an interpreter, not the command
-            elif not w.startswith("-"):
-                rest.append(w)
-        words = [package_name(rest[0])] + rest[1:] if rest else []
+        words = launched(words)
         if not words:
             return None
     w0 = words[0].rsplit("/", 1)[-1]
     if w0 in scripts:
         return scripts[w0]
+    if w0 == "langgraph" and len(words) > 1 and words[1] in ("dev", "up"):
+        return "langgraph"  # the LangGraph server runs the graphs its langgraph.json names
     if _SERVER.match(w0) or w0 in ("fastapi", "flask", "streamlit", "chainlit"):
         for w in words[1:]:
             m = _APP_REF.match(w)
@@ -320,6 +317,8 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
                 target = "docker"
             if target is None:
                 continue
+            if target.endswith(".py") and (index.role(target) != "source" or offpath_place(target)):
+                continue  # `python tests/run_evaluate.py`: an evaluation run, not the product
             sub = subcommand(cmd)
             if is_chore(cmd):
                 continue
@@ -343,15 +342,21 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
                                     for m in ep.main) else ep.others).append(
                     Entry(e.kind, e.name, e.path, e.line, target))
     # 2b. LangGraph deployments name their graphs in langgraph.json ("path.py:graph")
-    if not ep.main:
+    manifest = _installed_manifest(index, ep) if not ep.main and not ep.roots else None
+    # the installed package declares no console script: what it offers is its import API
+    library = manifest is not None and not any(e.path == manifest for e in scripts)
+    if (not ep.main and not library) or any(e.target == "langgraph" for e in ep.main):
         ep.main.extend(_langgraph_graphs(index))
     # 3. console scripts when nothing else named the path
-    if not ep.main and not ep.roots:
+    if not ep.main and not ep.roots and not library:
         ep.main.extend(scripts)
     else:
         ep.others.extend(s for s in scripts if s.target not in {m.target for m in ep.main})
-    # 4. modules run as scripts: the path when nothing else is known, else other entries
+    # 4. modules run as scripts: the path when nothing else is known, else other entries. A
+    # README that installs the package and runs nothing presents a library: a module's
+    # `if __name__ == "__main__"` demo is not how its users run it.
     known = {e.target for e in ep.main}
+    library = library and not ep.main and not ep.roots
     for path in sorted(index.py):
         if index.role(path) != "source":
             continue
@@ -361,7 +366,7 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
                                               '"__main__"' in index.text(path))):
             if path in known:
                 continue
-            if not ep.main and not ep.roots and not _offpath_dir(path):
+            if not ep.main and not ep.roots and not _offpath_dir(path) and not library:
                 ep.main.append(Entry("main-module", path, path, 1, path))
             else:
                 ep.others.append(Entry("main-module", path, path, 1, path))
@@ -372,8 +377,38 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
     ep.how = ("README leading path" if any(e.kind.startswith("readme") for e in ep.main) else
               "console scripts" if any(e.kind == "console-script" for e in ep.main) else
               "Docker/compose commands" if any(e.kind in ("docker", "compose") for e in ep.main) else
-              "modules run as scripts" if ep.main else "no entry point found")
+              "modules run as scripts" if ep.main else
+              "library (the README installs the package and runs nothing)" if library else
+              "no entry point found")
     return ep
+
+
+def _installed_manifest(index: RepoIndex, ep: EntryPoints) -> str | None:
+    """The pyproject.toml of the package the README's leading install takes from an index
+    (`pip install dspy`, `pip install -U "pkg[extra]"`; in a monorepo, whichever workspace
+    package it names), when the README runs nothing after it; not a clone or requirements file."""
+    lp = ep.readme
+    if lp is None or lp.install is None or lp.runs or lp.snippet is not None:
+        return None
+    words = lp.install.words
+    verb = next((w for w in ("install", "add") if w in words), None)
+    if verb is None:
+        return None
+    norm = lambda n: re.sub(r"[-_.]+", "-", n).lower()  # noqa: E731 (PEP 503 names)
+    wanted = {norm(re.split(r"[\[<>=!~;@ ]", w.strip("'\""), maxsplit=1)[0])
+              for w in words[words.index(verb) + 1:] if not w.startswith("-")}
+    for path in sorted(p for p in index.files if p.rsplit("/", 1)[-1] == "pyproject.toml"):
+        if path != "pyproject.toml" and (index.role(path) != "config" or offpath_place(path)):
+            continue
+        try:
+            data = tomllib.loads(index.text(path))
+        except (tomllib.TOMLDecodeError, ValueError):
+            continue
+        name = data.get("project", {}).get("name") or \
+            data.get("tool", {}).get("poetry", {}).get("name")
+        if isinstance(name, str) and norm(name) in wanted:
+            return path
+    return None
 
 
 def _offpath_dir(path: str) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .callgraph import MODULE, CallGraph
 from .defaults import _UNKNOWN as _UNKNOWN_VALUE, Defaults, Guard, _literal
-from .distributions import optional_roots
+from .distributions import optional_roots, separate_roots
 from .entrypoints import EntryPoints, manifests
 
 _ANY_KEY = "\0any"  # a registry whose entries the model picks by name (tools, actions)
@@ -58,6 +58,8 @@ class Reach:
     _root_set: set[str] = field(default_factory=set)
     # folders of in-repository distributions only an extra installs -> that extra (crewai[tools])
     extras: dict[str, str] = field(default_factory=dict)
+    # folders of in-repository distributions a default install does not hold at all
+    separate: tuple[str, ...] = ()
     _doubles: dict[str, bool] = field(default_factory=dict)  # node -> whether a test double
 
     def compute(self) -> "Reach":
@@ -250,6 +252,8 @@ class Reach:
             extra = next((v for k, v in self.extras.items() if path.startswith(k)), None)
             if extra is not None:
                 return f"opt-in:{extra}"  # not installed by default, whatever imports it
+        if self.separate and path.startswith(self.separate):
+            return "off-path"  # another distribution of the monorepo, installed on its own
         nid = self.node(path, line)
         double = self._doubles.get(nid)
         if double is None:
@@ -345,6 +349,7 @@ def compute(graph: CallGraph, entries: EntryPoints, index) -> Reach:
     defaults = Defaults({p: index.py[p] for p in index.py}, index.settings, overrides, roots)
     reach = Reach(graph, entries, defaults, index=index).compute()
     install = entries.readme.install.text if entries.readme and entries.readme.install else None
-    reach.extras = optional_roots(index, manifests(index), [n.split("::", 1)[0] for n in entries.roots],
-                                  install)
+    root_paths = [n.split("::", 1)[0] for n in entries.roots]
+    reach.extras = optional_roots(index, manifests(index), root_paths, install)
+    reach.separate = tuple(separate_roots(index, manifests(index), root_paths, install))
     return reach

@@ -121,6 +121,25 @@ def names_program(spec: str, programs: set[str]) -> bool:
     return bool(name) and (name in programs or name.rsplit("/", 1)[-1] in programs)
 
 
+# launcher options whose value is a package, an interpreter or a path, not the command
+_LAUNCHER_VALUE_OPTS = ("--from", "--spec", "--python", "--with", "--with-editable",
+                        "--with-requirements", "--index", "--index-url", "-p")
+
+
+def launched(words: list[str]) -> list[str]:
+    """The command a `uvx`/`pipx run` line runs, its package name first: `uvx --from
+    "langgraph-cli[inmem]" --with-editable . langgraph dev` → `langgraph dev`."""
+    rest, skip = [], False
+    for w in words[1:]:
+        if skip:
+            skip = False
+        elif w in _LAUNCHER_VALUE_OPTS:
+            skip = True
+        elif not w.startswith("-") and (rest or w != "run"):
+            rest.append(w)
+    return [package_name(rest[0])] + rest[1:] if rest else []
+
+
 _LAUNCHERS = {"python", "python3", "uv", "uvx", "pipx", "npx", "docker", "podman", "docker-compose",
               "poetry", "make"}
 
@@ -139,8 +158,9 @@ def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> Lead
         w = cmd.words[0]
         if w in ("npx", "uvx", "pipx", "bunx") and programs:
             # a launcher runs the project only when it names one of its programs
-            rest = [x for x in cmd.words[1:] if not x.startswith("-") and x != "run"]
-            return bool(rest) and names_program(rest[0], programs)
+            rest = launched(cmd.words)
+            return bool(rest) and (names_program(rest[0], programs) or
+                                   rest[:2] in (["langgraph", "dev"], ["langgraph", "up"]))
         if programs:
             return w in programs or w in _LAUNCHERS
         return _plausible_run(cmd)

@@ -93,7 +93,9 @@ def prose(agent: dict) -> str:
     ex = [x for x in agent.get("executors", []) if not x["reach"].startswith("opt-in")]
     how = sc.get("how", "")
     parts = ["The console scripts reach none of the package's model calls; the package's code is "
-             "scored as a library." if how.startswith("library") else
+             "scored as a library." if how.startswith("library (the console") else
+             "The README installs the package and runs nothing; its code is scored as a library."
+             if how.startswith("library") else
              f"Path chosen from the {how}." if how and not how.startswith("no ")
              else "No entry point was found; the package's code is scored as a library."]
     if loops:
