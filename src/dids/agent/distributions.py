@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
-def _norm(name: str) -> str:
+def norm(name: str) -> str:
+    """A distribution name as PEP 503 compares it."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
 
 
 @dataclass
@@ -41,14 +43,14 @@ def _dists(index, manifests: list[str]) -> list[Dist]:
         name = project.get("name") if isinstance(project, dict) else None
         if not isinstance(name, str) or not name:
             continue
-        d = Dist(_norm(name), name, path.rsplit("/", 1)[0] + "/" if "/" in path else "")
+        d = Dist(norm(name), name, path.rsplit("/", 1)[0] + "/" if "/" in path else "")
         for req in project.get("dependencies", ()) or ():
             m = _REQ_NAME.match(str(req))
             if m:
-                d.requires.add(_norm(m.group(1)))
+                d.requires.add(norm(m.group(1)))
         extras = project.get("optional-dependencies", {}) or {}
         for extra, reqs in (extras.items() if isinstance(extras, dict) else ()):
-            names = {_norm(m.group(1)) for r in reqs or () if (m := _REQ_NAME.match(str(r)))}
+            names = {norm(m.group(1)) for r in reqs or () if (m := _REQ_NAME.match(str(r)))}
             d.extras[str(extra)] = names
         out.append(d)
     return out
@@ -73,7 +75,7 @@ def installed(command: str) -> list[str]:
             continue  # a flag, a path or a URL
         n = _REQ_NAME.match(w.strip("'\""))
         if n:
-            out.append(_norm(n.group(1)))
+            out.append(norm(n.group(1)))
     return out
 
 

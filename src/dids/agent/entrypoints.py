@@ -390,13 +390,9 @@ def _installed_manifest(index: RepoIndex, ep: EntryPoints) -> str | None:
     lp = ep.readme
     if lp is None or lp.install is None or lp.runs or lp.snippet is not None:
         return None
-    words = lp.install.words
-    verb = next((w for w in ("install", "add") if w in words), None)
-    if verb is None:
-        return None
-    norm = lambda n: re.sub(r"[-_.]+", "-", n).lower()  # noqa: E731 (PEP 503 names)
-    wanted = {norm(re.split(r"[\[<>=!~;@ ]", w.strip("'\""), maxsplit=1)[0])
-              for w in words[words.index(verb) + 1:] if not w.startswith("-")}
+    from .distributions import installed, norm  # the one reading of what an install names
+
+    wanted = set(installed(lp.install.text))
     for path in sorted(p for p in index.files if p.rsplit("/", 1)[-1] == "pyproject.toml"):
         if path != "pyproject.toml" and (index.role(path) != "config" or offpath_place(path)):
             continue
