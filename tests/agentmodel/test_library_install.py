@@ -40,6 +40,9 @@ LIBRARY = {
                                 "    subprocess.run(['docker', 'build', '.'])\n"),
     "libs/cli/examples/langgraph.json": '{"graphs": {"agent": "./graph.py:graph"}}\n',
     "libs/cli/examples/graph.py": "graph = 1\n",
+    "libs/cli/js-examples/langgraph.json": '{"graphs": {"agent": "./src/graph.ts:graph"}}\n',
+    "libs/cli/js-examples/src/graph.ts": "export const graph = 1;\n",
+    "kit/counterexamples/__init__.py": "", "kit/counterexamples/find.py": "def find():\n    return 1\n",
 }
 
 # near miss: the README runs something after the install
@@ -107,6 +110,13 @@ def test_a_readme_that_only_installs_the_package_presents_a_library(shapes):
     assert report.scored_configuration.startswith(
         "“pip install -U kit” (scored as a library: the README installs the package and runs "
         "nothing)")
+
+
+def test_prefixed_example_folders_are_examples(shapes):
+    index = shapes["library"].index
+    assert index.role("libs/cli/js-examples/langgraph.json") == "example"
+    assert index.role("libs/cli/js-examples/src/graph.ts") == "example"
+    assert index.role("kit/counterexamples/find.py") == "source"  # no separator: a word
 
 
 def test_workspace_distributions_the_installed_one_does_not_hold_are_off_path(shapes):

@@ -85,19 +85,15 @@ def optional_roots(index, manifests: list[str], root_paths: list[str],
     -> the extra that installs it (`crewai[tools]`). ROOT_PATHS: files of the scored entry
     points; INSTALL: the README's install command (together they say what a default install
     holds)."""
-    return _split(index, manifests, root_paths, install)[0]
+    return split_roots(index, manifests, root_paths, install)[0]
 
 
-def separate_roots(index, manifests: list[str], root_paths: list[str],
-                   install: str | None = None) -> list[str]:
-    """Folders of in-repository distributions that neither the scored one requires nor any of
-    its extras installs (a monorepo's deploy CLI or server package beside the library the README
-    installs): a default install does not hold them, so they are off the scored path."""
-    return _split(index, manifests, root_paths, install)[1]
-
-
-def _split(index, manifests: list[str], root_paths: list[str],
-           install: str | None) -> tuple[dict[str, str], list[str]]:
+def split_roots(index, manifests: list[str], root_paths: list[str],
+                install: str | None) -> tuple[dict[str, str], list[str]]:
+    """(optional_roots, separate): the folders only an extra installs, and the folders of
+    in-repository distributions that neither the scored one requires nor any of its extras
+    installs (a monorepo's deploy CLI beside the library the README installs). A default install
+    holds neither; the second is off the scored path altogether."""
     dists = _dists(index, manifests)
     if len(dists) < 2:
         return {}, []

@@ -189,8 +189,7 @@ def _langgraph_graphs(index: RepoIndex) -> list[Entry]:
 
     out = []
     for path in sorted(p for p in index.files if p.rsplit("/", 1)[-1] == "langgraph.json"):
-        if index.role(path) in ("test", "example", "docs") or offpath_place(path) or \
-                re.search(r"(^|/)[\w-]*examples?/", path):
+        if index.role(path) in ("test", "example", "docs") or offpath_place(path):
             continue  # a sample deployment of the CLI's tests or docs, not the product
         try:
             data = json.loads(index.text(path))
@@ -356,7 +355,6 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
     # README that installs the package and runs nothing presents a library: a module's
     # `if __name__ == "__main__"` demo is not how its users run it.
     known = {e.target for e in ep.main}
-    library = library and not ep.main and not ep.roots
     for path in sorted(index.py):
         if index.role(path) != "source":
             continue

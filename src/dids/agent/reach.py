@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .callgraph import MODULE, CallGraph
 from .defaults import _UNKNOWN as _UNKNOWN_VALUE, Defaults, Guard, _literal
-from .distributions import optional_roots, separate_roots
+from .distributions import split_roots
 from .entrypoints import EntryPoints, manifests
 
 _ANY_KEY = "\0any"  # a registry whose entries the model picks by name (tools, actions)
@@ -350,6 +350,6 @@ def compute(graph: CallGraph, entries: EntryPoints, index) -> Reach:
     reach = Reach(graph, entries, defaults, index=index).compute()
     install = entries.readme.install.text if entries.readme and entries.readme.install else None
     root_paths = [n.split("::", 1)[0] for n in entries.roots]
-    reach.extras = optional_roots(index, manifests(index), root_paths, install)
-    reach.separate = tuple(separate_roots(index, manifests(index), root_paths, install))
+    reach.extras, separate = split_roots(index, manifests(index), root_paths, install)
+    reach.separate = tuple(separate)
     return reach

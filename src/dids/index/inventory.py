@@ -27,7 +27,9 @@ _TEST = re.compile(
     r"conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$"
 )
 _DOCS = re.compile(r"(^|/)(docs?|documentation|site|website|blog)/|\.(md|mdx|rst|txt|ipynb)$")
-_EXAMPLE = re.compile(r"(^|/)(examples?|samples?|cookbook|notebooks|demos?|tutorials?|templates/examples)/")
+# also prefixed folders: `js-examples/`, `uv-examples/`, `python-monorepo-example/`, `code_samples/`
+_EXAMPLE = re.compile(r"(^|/)([\w-]*[-_])?(examples?|samples?|cookbook|notebooks|demos?|tutorials?|"
+                      r"templates/examples)/")
 _MINIFIED = re.compile(r"\.min\.(js|css)$|\.bundle\.js$")
 # TypeScript/JavaScript build output and declarations: listed with a reason, never parsed
 # (`dist/` and `build/` are already left out as generated directories, for every language)
