@@ -69,3 +69,164 @@ def test_the_turn_loop_ranks_before_a_loop_over_items(loops):
 
 def test_the_loop_over_items_is_still_a_loop_of_the_session(loops):
     assert ("pkg/task.py", "enumerate(self._guardrails)") in loops
+
+
+# --- loops in a tool's own body, a client's retry loop, items of any shape ---------------------
+
+TOOL_BASE_SRC = '''class BaseTool:
+    def execute(self, args):
+        return self._execute(**args)
+'''
+
+IMPROVE = '''from pkg.tool_base import BaseTool
+
+
+class FileTool(BaseTool):
+    pass
+
+
+class ImproveCodeTool(FileTool):
+    def _execute(self, file_names, llm):
+        for name in file_names:
+            llm.chat_completion([name])
+'''
+
+CLIENT = '''import time
+
+
+class Client:
+    def __call__(self, messages):
+        while True:
+            try:
+                return self._request(messages)
+            except ConnectionError:
+                time.sleep(1)
+                continue
+
+    def _request(self, messages):
+        return self.llm.completion(messages)
+'''
+
+AGENT = '''from pkg.client import Client
+from pkg.improve import ImproveCodeTool
+
+
+class Agent:
+    def __init__(self):
+        self.client = Client()
+        self.tool = ImproveCodeTool()
+
+    def run(self, task):
+        self.tool.execute({"file_names": [task], "llm": self.client})
+        done = False
+        while not done:
+            reply = self.client([task])
+            done = self.dispatch(reply)
+
+    def dispatch(self, reply):
+        return reply == "FINAL"
+'''
+
+# the loops over items, of the tool and of the client sit nearer the entry point than the turn loop
+RUN = '''from pkg.agent import Agent
+from pkg.client import Client
+from pkg.improve import ImproveCodeTool
+
+
+def check(config, llm):
+    for llm_config in config.all_llms():
+        llm.completion([llm_config])
+
+
+def main(config, llm):
+    check(config, llm)
+    ImproveCodeTool()._execute(["a.py"], Client())
+    Agent().run("task")
+'''
+
+
+@pytest.fixture(scope="module")
+def ranked(tmp_path_factory):
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "pkg"\n[project.scripts]\npkg = "pkg.run:main"\n',
+        "pkg/__init__.py": "", "pkg/tool_base.py": TOOL_BASE_SRC, "pkg/improve.py": IMPROVE,
+        "pkg/client.py": CLIENT, "pkg/agent.py": AGENT, "pkg/run.py": RUN})
+    return m.model.session.loops
+
+
+def test_the_turn_loop_ranks_before_tool_bodies_retries_and_items(ranked):
+    assert [(lp.node, lp.head) for lp in ranked][0] == ("pkg/agent.py::Agent.run", "not done")
+
+
+def test_a_loop_in_a_tool_class_along_the_hierarchy_is_the_tools_work(ranked):
+    tool = next(lp for lp in ranked if lp.path == "pkg/improve.py")
+    assert tool.in_tool and ranked.index(tool) == len(ranked) - 1
+
+
+def test_a_loop_that_continues_after_a_failed_model_call_is_a_retry(ranked):
+    retry = next(lp for lp in ranked if lp.path == "pkg/client.py")
+    assert retry.retry and not retry.in_tool
+
+
+def test_a_for_over_a_call_or_subscript_maps_items(ranked):
+    check = next(lp for lp in ranked if lp.node == "pkg/run.py::check")
+    assert check.items and not check.retry
+
+
+def test_a_counted_for_or_one_over_steps_is_a_turn_loop():
+    from dids.agent.session import _over_items
+    from dids.index.pyfacts import Block
+
+    def block(head, target="x", kind="for"):
+        return Block(kind, 1, 2, head, "f", target=target)
+
+    assert _over_items(block('outputs["intermediate_steps"]'))
+    assert _over_items(block("enumerate(intermediate_steps)", "i, (action, obs)"))
+    assert not _over_items(block("range(self.max_steps)", "i"))
+    assert not _over_items(block("itertools.count()", "i"))
+    assert not _over_items(block("agent.run_iter()", "step"))
+    assert not _over_items(block("not done", kind="while"))
+
+
+def test_a_handler_that_raises_is_no_retry(tmp_path_factory):
+    files = {
+        "pyproject.toml": '[project]\nname = "pkg"\n[project.scripts]\npkg = "pkg.run:main"\n',
+        "pkg/__init__.py": "", "pkg/run.py": '''def main(llm):
+    while True:
+        try:
+            reply = llm.completion(["next"])
+        except ConnectionError:
+            raise
+        if reply == "FINAL":
+            break
+'''}
+    m = modelled(tmp_path_factory, files)
+    (loop,) = m.model.session.loops
+    assert not loop.retry and not loop.items and not loop.in_tool
+
+
+
+
+def test_loops_only_in_tool_bodies_leave_the_agent_event_driven(tmp_path_factory):
+    """The agent's step runs once per event (a queued task); its only loops are a tool's."""
+    files = {
+        "pyproject.toml": '[project]\nname = "pkg"\n[project.scripts]\npkg = "pkg.run:main"\n',
+        "pkg/__init__.py": "", "pkg/tool_base.py": TOOL_BASE_SRC, "pkg/improve.py": IMPROVE,
+        "pkg/run.py": '''from pkg.improve import ImproveCodeTool
+
+
+class StepHandler:
+    def execute_step(self, llm):
+        reply = llm.chat_completion(["next"])
+        return ImproveCodeTool().execute({"file_names": [reply], "llm": llm})
+
+
+def main(llm):
+    handler = StepHandler()
+    handler.execute_step(llm)
+'''}
+    m = modelled(tmp_path_factory, files)
+    loops = m.model.session.loops
+    assert (loops[0].kind, loops[0].node) == ("step", "pkg/run.py::main")
+    assert [(lp.kind, lp.in_tool) for lp in loops[1:]] == [("loop", True)]
+

@@ -216,6 +216,53 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
+def _script_target(index: RepoIndex, words: list[str], scripts: dict[str, str]) -> str | None:
+    """What a container command that runs one of the repository's shell scripts starts
+    (`["/app/wait-for-it.sh", "db:5432", "--", "/app/entrypoint.sh"]`): the process the script
+    `exec`s, else the last command it runs that names a target (setup steps come first)."""
+    for w in reversed(words):
+        path = _repo_file(index, w) if w.endswith(".sh") else None
+        if path is None or index.files[path].size > 64_000:
+            continue
+        found = None
+        for line in _shell_lines(index.text(path)):
+            for part in re.split(r"\s*(?:&&|;|\|\|)\s*", line):
+                target = _target_of_words(part.split(), scripts)
+                if target:
+                    if part.split()[0] == "exec":
+                        return target
+                    found = target
+        if found:
+            return found
+    return None
+
+
+def _repo_file(index: RepoIndex, word: str) -> str | None:
+    """The repository file a container path names (`/app/entrypoint.sh`, `./run.sh`): the
+    longest trailing part of it that is a file of the tree (the image copies the tree in)."""
+    parts = [p for p in word.strip("'\"").split("/") if p and p != "."]
+    for i in range(len(parts)):
+        cand = "/".join(parts[i:])
+        if cand in index.files:
+            return cand
+    return None
+
+
+def _shell_lines(text: str) -> list[str]:
+    """A shell script's command lines: continuations joined, comments and blanks dropped."""
+    out, cur = [], ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not cur and (not line or line.startswith("#")):
+            continue
+        if line.endswith("\\"):
+            cur += line[:-1] + " "
+            continue
+        out.append(cur + line)
+        cur = ""
+    return out
+
+
 _MAKE_RULE = re.compile(r"^([\w.-]+)\s*:(?!=)")
 _MAKE_RECURSE = re.compile(r"^\$[({]MAKE[)}]|^make\b")
 
@@ -281,6 +328,13 @@ def _target_of_words(words: list[str], scripts: dict[str, str]) -> str | None:
             if w.endswith(".py"):
                 return w
         return None
+    if w0 == "celery":  # `celery -A pkg.worker worker`: the app module holds the tasks
+        for i, w in enumerate(words[1:], 1):
+            if w in ("-A", "--app") and i + 1 < len(words):
+                return words[i + 1].split(":")[0]
+            if w.startswith("--app="):
+                return w.split("=", 1)[1].split(":")[0]
+        return None
     if re.match(r"^python[\d.]*$", w0):
         if len(words) >= 3 and words[1] == "-m":
             if _SERVER.match(words[2]):  # python -m uvicorn pkg.app:app
@@ -335,7 +389,8 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
     if any(e.target == "docker" for e in ep.main) or not ep.main:
         for e in _shipped_variants([d for d in _docker_commands(index) if not offpath_place(d.path)]):
             words = e.name.split(": ", 1)[-1].split()
-            target = _target_of_words(words, script_targets)
+            target = _target_of_words(words, script_targets) or \
+                _script_target(index, words, script_targets)
             if target:
                 (ep.main if not any(m.kind in ("console-script", "readme-run") and m.target != "docker"
                                     for m in ep.main) else ep.others).append(

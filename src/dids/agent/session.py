@@ -36,6 +36,9 @@ class Loop:
     llm: tuple[tuple[str, int], ...]  # the model calls it reaches (path, line)
     depth: int  # calls from the loop body to the nearest model call
     kind: str = "loop"  # loop | framework (a library runs it) | step (event-driven: one step per call)
+    items: bool = False  # a `for` over a collection or a stream, not over turns
+    in_tool: bool = False  # in a tool's own body: the tool's work, not the agent's turn loop
+    retry: bool = False  # goes round again when the model call fails: the client's retry loop
 
     def label(self) -> str:
         return f"{self.path}:{self.line}"
@@ -110,8 +113,9 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
         if not any(lp.node == nid for lp in session.loops):
             session.loops.append(Loop(nid, path, line, line, "framework run", ((path, line),), 0,
                                       kind="framework"))
-    strong = [lp for lp in session.loops if lp.kind == "framework" or lp.depth <= 1]
-    steps = _steps(graph, reach, llm_sites, rev)
+    strong = [lp for lp in session.loops if lp.kind == "framework" or
+              (lp.depth <= 1 and not lp.in_tool)]
+    steps = _steps(index, graph, reach, llm_sites, rev)
     if not strong:  # event-driven agents: one model step per event
         # unless a loop's own body calls the step (`while True: self.step()`): that loop is the
         # agent's turn loop, the step what each turn runs
@@ -161,6 +165,7 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
         return []
     dist, sites_of = _model_distance(graph, llm_sites, rev)
     found: list[Loop] = []
+    tool_classes: dict[str, bool] = {}
     for nid, d in dist.items():
         node = graph.nodes.get(nid)
         if node is None or node.kind != "function":
@@ -180,23 +185,81 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
             depth = _body_depth(graph, nid, b, dist, sites_of.get(nid, []))
             if depth is not None:
                 found.append(Loop(nid, node.path, b.line, b.end_line, b.head,
-                                  tuple(sites_of.get(nid, [])[:3]), depth))
-    # the outermost loops first, nearest the entry points; a `for` over a collection the code
-    # holds (`for guardrail in self._guardrails`) maps work over items, it is not the agent's
-    # turn loop, so it comes after the `while` and counted loops
-    found.sort(key=lambda lp: (_over_items(lp.head), reach.distance(lp.path, lp.line) or 999,
+                                  tuple(sites_of.get(nid, [])[:3]), depth,
+                                  items=_over_items(b),
+                                  in_tool=_in_tool(index, graph, node, tool_classes),
+                                  retry=_retries_call(facts, b, graph, nid, dist,
+                                                      sites_of.get(nid, []))))
+    # the outermost loops first, nearest the entry points. A loop in a tool's own body (a tool
+    # that asks the model per file) is the tool's work; a loop whose handler retries the
+    # failed model call is the client's; a `for` over a collection the code holds (`for
+    # guardrail in self._guardrails`) or over a stream maps work over items: all come after
+    # the `while` and counted loops that are the agent's turns. (A retry loop still holds
+    # the model call: where the model's answer is handled is what it reaches.)
+    found.sort(key=lambda lp: (lp.in_tool, lp.retry, lp.items, reach.distance(lp.path, lp.line) or 999,
                                lp.depth, lp.path, lp.line))
     return _drop_nested(found)
 
 
-# a loop over items: `enumerate(self._guardrails)`, `self.documents`, `tasks` (not `range(n)`,
-# an iterator of steps or turns, or a condition)
-_ITEMS = re.compile(r"^(?:enumerate\()?\s*(?:self\.)?_?(?!steps?\b|turns?\b|iterations?\b|rounds?\b)"
-                    r"[a-z]\w*s(?:\s*,\s*\d+)?\)?\s*$")
+# a `for` over turns: a counter (`range(max_steps)`, `itertools.count()`) or a loop variable or
+# iterable named as steps or turns (`for step in agent.run_steps()`; `intermediate_steps` is a
+# collection of past ones)
+_COUNTED = re.compile(r"^(?:itertools\.)?(?:range|count)\(")
+_TURN_WORD = re.compile(r"\b_?(?:steps?|turns?|iterations?|iters?|rounds?)\b", re.I)
 
 
-def _over_items(head: str) -> bool:
-    return bool(_ITEMS.match(head.strip()))
+def _over_items(b: Block) -> bool:
+    """Whether the loop B maps work over items: a `for` over a collection or a stream
+    (`enumerate(self._guardrails)`, `config.all_llms()`, `outputs["files"]`), not over turns."""
+    head = b.head.strip()
+    return b.kind == "for" and not _COUNTED.match(head) and \
+        not _TURN_WORD.search(b.target) and not _TURN_WORD.search(head)
+
+
+# a class whose base is named as a tool's (`class ImproveCodeTool(BaseTool)`)
+TOOL_BASE = re.compile(r"(?:^|\.)(BaseTool|Tool|StructuredTool|FunctionTool|AsyncTool)$")
+
+
+def _in_tool(index, graph: CallGraph, node, memo: dict[str, bool]) -> bool:
+    """Whether NODE is a method of a tool class: one named as a tool base (`BaseTool` itself)
+    or whose base, along the repository's hierarchy, is."""
+    if not node.cls:
+        return False
+    cid = f"{node.path}::{node.cls}"
+    if cid not in memo:
+        memo[cid] = False
+        for c in graph.mro(cid):
+            path, _sep, qual = c.partition("::")
+            facts = index.py.get(path)
+            if TOOL_BASE.search(qual.rsplit(".", 1)[-1]) or facts and any(
+                    k.qualname == qual and any(TOOL_BASE.search(b.split("[")[0]) for b in k.bases)
+                    for k in facts.classes):
+                memo[cid] = True
+                break
+    return memo[cid]
+
+
+def _retries_call(facts, b: Block, graph: CallGraph, nid: str, dist: dict[str, int],
+                  own_sites) -> bool:
+    """Whether loop B retries its model call: the call sits in a `try` of the loop whose
+    handler goes round again (`except RateLimitError: sleep(); continue`)."""
+    inner = [x for x in facts.blocks if x.func == b.func and b.line < x.line <= b.end_line]
+    loops = [x for x in inner if x.kind in ("for", "while")]
+    handlers = [e for e in inner if e.kind == "except" and "c" in e.exits and
+                not any(lp.line < e.line <= lp.end_line for lp in loops)]  # `continue`s b
+    if not handlers:
+        return False
+    calls = [ln for p, ln in own_sites if p == facts.path and b.line <= ln <= b.end_line]
+    calls += [ln for dst, ln, how in graph.edges.get(nid, ())
+              if b.line <= ln <= b.end_line and how not in ("import", "package", "module", "nested")
+              and any(dist.get(t, 99) <= dist.get(nid, 0) for t in [dst] + graph.overrides(dst))]
+    for t in inner:
+        if t.kind != "try":
+            continue
+        mine = [e for e in handlers if t.line < e.line <= t.end_line]
+        if mine and any(t.line <= ln < min(e.line for e in mine) for ln in calls):
+            return True
+    return False
 
 
 _RETRY = re.compile(r"attempt|retr|tries|backoff", re.I)
@@ -304,12 +367,13 @@ def _model_distance(graph: CallGraph, llm_sites, rev):
     return dist, sites_of
 
 
-def _steps(graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
+def _steps(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
     """No loop around the model call (an event-driven agent: one step per event): the nearest
     functions on the scored path that ask the model through one or two calls stand for it.
     REV: the callers of each node (_callers)."""
     dist, sites_of = _model_distance(graph, llm_sites, rev)
     out = []
+    tool_classes: dict[str, bool] = {}
     for nid, d in dist.items():
         node = graph.nodes.get(nid)
         if node is None or node.kind != "function" or d not in (1, 2):
@@ -317,14 +381,16 @@ def _steps(graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
         if reach.of(node.path, node.line) != "default":
             continue
         out.append(Loop(nid, node.path, node.line, node.end_line, "one step per event",
-                        tuple(sites_of.get(nid, [])[:3]), d, kind="step"))
+                        tuple(sites_of.get(nid, [])[:3]), d, kind="step",
+                        in_tool=_in_tool(index, graph, node, tool_classes)))
     # a caller of another step (the route that hands each event to the handler's step) is
     # not a step of its own
     nearer = {lp.node for lp in out if lp.depth == 1}
     out = [lp for lp in out if lp.depth == 1 or
            not any(src == lp.node for n in nearer for src, _line in rev.get(n, ()))]
-    # a function called per step (`_step`, `run_step`) first, then the nearest the model call
-    out.sort(key=lambda lp: ("step" not in lp.node.rsplit(".", 1)[-1].lower(), lp.depth,
+    # a function called per step (`_step`, `run_step`) first, then the nearest the model call;
+    # a tool's own method (a tool that asks the model) last
+    out.sort(key=lambda lp: (lp.in_tool, "step" not in lp.node.rsplit(".", 1)[-1].lower(), lp.depth,
                              reach.distance(lp.path, lp.line) or 999, lp.path, lp.line))
     return out[:3]
 

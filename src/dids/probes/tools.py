@@ -9,13 +9,13 @@ from ..index.pyfacts import FuncDef, PyFacts, short_name
 from ..index.repo import RepoIndex
 from ..agent import semantics
 from ..agent.modules import ModuleMap
+from ..agent.session import TOOL_BASE
 from .base import Names, finding, probe
 from .exec_paths import SPAWN, is_shell
 
 _TOOL_DECORATOR = re.compile(
     r"^(?:[\w.]*\.)?(tool|tool_plain|function_tool|ai_function|kernel_function|register|register_tool|"
     r"action|skill)\b(?:\(|$)")
-_TOOL_BASE = re.compile(r"(?:^|\.)(BaseTool|Tool|StructuredTool|FunctionTool|AsyncTool)$")
 _NET = re.compile(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|socket|http\.client)\.|"
                   r"\.(get|post|put|patch|delete|request|send)$")
 _NET_CLIENT = Names(r"^(requests|httpx|aiohttp|urllib\.request|urllib3|http\.client)\.")
@@ -302,7 +302,7 @@ def _tool_classes(index: RepoIndex) -> dict[str, bool]:
     """Tool classes (node id -> whether other tool classes extend it): direct subclasses of a
     class named like a tool base, and their subclasses along the repository's hierarchy."""
     direct = {f"{f.path}::{c.qualname}" for f in index.source_py() for c in f.classes
-              if any(_TOOL_BASE.search(b) for b in c.bases)}
+              if any(TOOL_BASE.search(b) for b in c.bases)}
     model = index.agent
     if model is None:
         return {c: False for c in direct}
