@@ -219,3 +219,27 @@ def test_a_callable_bound_to_a_local_and_then_called_is_that_call(tmp_path_facto
     assert got == [(line, "litellm.completion")]
     assert not any(f.path == "bc/client.py" and c.raw == "len"
                    for kind in matches(m.index).values() for f, c, _r in kind)
+
+
+_RUNNER = ("import pydantic_ai\nfrom anyio.to_thread import run_sync\n\n\n"
+           "def go(agent, prompt, work):\n"
+           "    run_sync(work)\n"
+           "    return agent.run_sync(prompt)\n")
+
+
+def _loop_lines(m, path):
+    return [c.raw for f, c, _r in matches(m.index).get("agent_loop", []) if f.path == path]
+
+
+def test_a_bare_function_imported_from_another_library_is_not_the_rows_method(tmp_path_factory):
+    m = modelled(tmp_path_factory, {"pyproject.toml": '[project]\nname = "app"\n',
+                                    "app/__init__.py": "", "app/go.py": _RUNNER})
+    assert _loop_lines(m, "app/go.py") == ["agent.run_sync"]
+
+
+def test_the_models_of_a_library_do_not_read_its_own_repository(tmp_path_factory):
+    # scanning pydantic-ai itself: its own `run_sync` is code the call graph reads, and a
+    # model row of it would call every `.run_sync` in the tree an agent loop
+    m = modelled(tmp_path_factory, {"pyproject.toml": '[project]\nname = "pydantic-ai"\n',
+                                    "pydantic_ai/__init__.py": "", "pydantic_ai/go.py": _RUNNER})
+    assert _loop_lines(m, "pydantic_ai/go.py") == []

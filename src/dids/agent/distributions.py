@@ -56,6 +56,18 @@ def _dists(index, manifests: list[str]) -> list[Dist]:
     return out
 
 
+def own_packages(index, manifests: list[str], modules) -> frozenset[str]:
+    """Import names of the repository's own distributions that its tree holds as packages
+    (`pydantic-ai` → `pydantic_ai`, when a module name of MODULES, a ModuleMap, has that part:
+    `libs/langgraph/langgraph/graph/` of a namespace package counts): a library model of that
+    package describes code the call graph reads itself."""
+    wanted = {re.sub(r"[-.]", "_", d.name) for d in _dists(index, manifests)}
+    if not wanted:
+        return frozenset()
+    parts = {part for name in modules.by_name for part in name.split(".")}
+    return frozenset(wanted & parts)
+
+
 def owner(prefixes: list[str], path: str) -> str | None:
     """The folder of the distribution PATH belongs to: the deepest one holding it."""
     return next((p for p in prefixes if path.startswith(p)), None)

@@ -53,6 +53,14 @@ class Semantics:
         if row.suffix:
             self.by_last.setdefault(row.suffix[-1], []).append(row)
 
+    def without(self, packages: frozenset[str]) -> "Semantics":
+        """These rows less the ones that hold only for calls into PACKAGES."""
+        out = Semantics()
+        for r in self.rows:
+            if not (r.imports and set(r.imports) <= packages):
+                out.add(r)
+        return out
+
     def names(self, kind: str | None = None) -> set[str]:
         """Short names of every callee a row of KIND can match (for calls_named)."""
         out = set()
@@ -90,10 +98,20 @@ class Semantics:
                     continue
                 if r.imports and not any(m in mods for m in r.imports):
                     continue
+                if r.imports and _imported_elsewhere(facts, call, r.imports):
+                    continue
                 if _receiver_excluded(r, parts):
                     continue
                 out.append(r)
         return out
+
+
+def _imported_elsewhere(facts: PyFacts, call: Call, packages: tuple[str, ...]) -> bool:
+    """Whether CALL is a bare function imported from another library than the row's
+    (`from anyio.to_thread import run_sync; run_sync(f)` is not pydantic-ai's `Agent.run_sync`,
+    even in a file that imports pydantic_ai too)."""
+    origin = facts.imports.get(call.raw) if call.raw.isidentifier() else None
+    return bool(origin) and not origin.startswith(".") and origin.split(".")[0] not in packages
 
 
 def _receiver_excluded(row: Row, parts: tuple[str, ...]) -> bool:
@@ -150,6 +168,9 @@ def matches(index) -> dict[str, list]:
     if got is not None:
         return got  # type: ignore[return-value]
     sem = load()
+    own = _own_packages(index)
+    if own:  # the repository of a modelled library: its own code is the call graph's to read
+        sem = sem.without(own)
     names = sem.names()
     out: dict[str, list] = {}
     bound_memo: dict[str, dict] = {}
@@ -183,6 +204,16 @@ def matches(index) -> dict[str, list]:
                 _record(sem, hit[0], facts, hit[1], out)
     index._search_cache[key] = out  # type: ignore[assignment]
     return out
+
+
+def _own_packages(index) -> frozenset[str]:
+    mods = index._search_cache.get(MODULE_MAP_KEY)
+    if mods is None:
+        return frozenset()
+    from .distributions import own_packages
+    from .entrypoints import manifests
+
+    return own_packages(index, manifests(index), mods)
 
 
 def _bound_callables(facts: PyFacts, names: set[str]) -> dict[tuple[str, str], list[str]]:
