@@ -41,6 +41,10 @@ _DOTTED_STRING = re.compile(r"""["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']""")
 _SPREAD = re.compile(r"\*\*\s*([A-Za-z_][\w.]*)")
 _STRINGS = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+# a dependency-injection container asked for an instance of a class (python-injector's
+# `injector.get(Cls)` and `create_object(Cls, {...})`, dependency-injector/kink/punq `resolve`)
+_DI_GET = re.compile(r"^[\w.]*(?:injector|container|locator)\w*\.(?:get|create_object|resolve|"
+                     r"provide|get_instance|instantiate)\(\s*([A-Za-z_][\w.]*)\s*[,)]", re.I)
 _TRIVIAL_DECORATORS = re.compile(
     r"^(property|staticmethod|classmethod|abstractmethod|abc\.abstractmethod|overload|"
     r"typing\.overload|override|\w+\.setter|\w+\.getter|\w+\.deleter|cached_property|"
@@ -524,6 +528,9 @@ class _Resolver:
             m = self.g.method(f"{path}::{cls}", v[5:].split("(")[0])
             node = self.g.nodes.get(m) if m else None
             return self._returns_class(node) if node else None
+        di = _DI_GET.match(v)
+        if di:  # `self.injector.get(Planner)`: a dependency-injection container builds a Planner
+            return self.symbol(path, di.group(1), want=("class",))
         callee = v.split("(", 1)[0].strip()
         if not callee or not _DOTTED.match(callee):
             return None
