@@ -215,7 +215,10 @@ class CallGraph:
                 if follow is None or follow(nid, line, how):
                     visit(dst, d + 1, (nid, line, how))
             at = self.called_at.get(nid, {})
-            for name in self.called_names.get(nid, ()):
+            # the names in source order (called_at's), not a set's, which changes per process:
+            # methods released by name join the queue out of distance order, so the order they
+            # join in decides the distance of what they reach
+            for name in at:
                 # FOLLOW is asked about the call's lines as for an edge: a name called only in
                 # a branch the defaults never enter releases no method
                 lines = at.get(name)
@@ -795,7 +798,8 @@ class _Resolver:
                     _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit():
                 if self._ref(path, a.value.strip(), None, None):
                     continue  # an alias (`OldName = NewName`), in `top` since collect_aliases
-            for name in set(_IDENT.findall(_STRINGS.sub('""', a.value))):
+            # each name once, in source order (a set's order changes per process)
+            for name in dict.fromkeys(_IDENT.findall(_STRINGS.sub('""', a.value))):
                 if name in keyed:
                     continue
                 t = self._ref(path, name, a.scope if a.scope_kind == "function" else None, None)

@@ -479,7 +479,7 @@ def _driven(graph: CallGraph, reach: Reach, loops: list[Loop], by_name: bool = F
         # `self.io.confirm_ask(...)` on a receiver of unknown class: the one live method of that
         # name anywhere in the repository is what runs. A name two classes define stays open.
         at = graph.called_at.get(nid, {})
-        for name in graph.called_names.get(nid, ()):
+        for name in at:  # (the names in source order: a set's order changes per process)
             t = unique.get(name)
             if t is None or t in dist or t not in reach.dist:
                 continue
