@@ -30,6 +30,9 @@ MODULE = "<module>"
 _MAX_HOPS = 6  # imports and re-exports followed from one name (as _symbol's depth limit)
 _MISSING = object()  # not in a memo yet
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# what a pipeline loop iterates: a collection by name, one entry of it, or its values
+# (`STEPS`, `STEPS[config]`, `STEPS.get(mode, [])`, `HANDLERS.values()`)
+_COLLECTION_EXPR = re.compile(r"^([A-Za-z_]\w*)(?:\[[^\]]*\]|\.get\(.*\)|\.values\(\))?$")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
 # `"docker": "pkg.envs.docker.DockerEnvironment"`: a backend registry of dotted paths, each
 # class imported by name when its key is chosen
@@ -963,8 +966,63 @@ class _Resolver:
         if t is None and c.callee != raw:
             t = self.symbol(path, raw)
         if t is None:
+            if c.func and raw.isidentifier():
+                return [(t, "call") for t in self._loop_items(path, c.func, raw)]
             return []
         return [(t, "ctor" if g.nodes[t].kind == "class" else "call")]
+
+    def _loop_items(self, path: str, func: str, name: str) -> list[str]:
+        """`for step in steps: step(ai, dbs)` with `steps = STEPS[config]`: the loop variable
+        NAME of FUNC runs each function or class the module-level collection it iterates names
+        (`STEPS = {Config.DEFAULT: [clarify, gen_code, execute], ...}`), as a pipeline does."""
+        facts = self.py.get(path)
+        if facts is None:
+            return []
+        heads = [b.head.strip() for b in facts.blocks
+                 if b.func == func and b.kind == "for" and b.target.strip() == name]
+        if len(heads) != 1:
+            return []
+        head = heads[0]
+        if head.isidentifier():  # `steps = STEPS[config]` earlier in the function
+            values = [a.value.strip() for a in facts.assigns
+                      if a.scope == func and a.target == head and a.value]
+            if len(values) == 1:
+                head = values[0]
+        m = _COLLECTION_EXPR.match(head)
+        if not m:
+            return []
+        hit = self._module_collection(path, m.group(1))
+        if hit is None:
+            return []
+        where, value = hit
+        out = []
+        for ident in dict.fromkeys(_IDENT.findall(_STRINGS.sub('""', value))):
+            t = self._ref(where, ident, None, None)
+            if t and self.g.nodes[t].kind in ("function", "class") and t not in out:
+                out.append(t)
+        return out
+
+    def _module_collection(self, path: str, name: str) -> tuple[str, str] | None:
+        """(file, value text) of the module-level list, tuple or dict NAME is in PATH (defined
+        there or imported from another module of the repository)."""
+        facts = self.py.get(path)
+        if facts is None:
+            return None
+        for a in facts.assigns:
+            if a.scope_kind == "module" and a.target == name and a.value and \
+                    a.value.lstrip()[:1] in ("[", "(", "{"):
+                return path, a.value
+        origin = facts.imports.get(name)
+        if origin:
+            hit = self.g.modules.split(self.g.modules.absolute(origin, path))
+            if hit and hit[1] and "." not in hit[1]:  # `from pkg.steps import STEPS`
+                other = self.py.get(hit[0])
+                if other is not None and other is not facts:
+                    for a in other.assigns:
+                        if a.scope_kind == "module" and a.target == hit[1] and a.value and \
+                                a.value.lstrip()[:1] in ("[", "(", "{"):
+                            return hit[0], a.value
+        return None
 
     def _param_default(self, path: str, d: FuncDef, name: str) -> str | None:
         """The class or function parameter NAME of D defaults to (`handler=LiteLLMHandler`)."""
