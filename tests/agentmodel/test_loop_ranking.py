@@ -230,3 +230,28 @@ def main(llm):
     assert (loops[0].kind, loops[0].node) == ("step", "pkg/run.py::main")
     assert [(lp.kind, lp.in_tool) for lp in loops[1:]] == [("loop", True)]
 
+
+
+def test_the_entry_functions_own_restart_loop_ranks_after_the_loop_it_calls(tmp_path_factory):
+    files = {
+        "pyproject.toml": '[project]\nname = "pkg"\n[project.scripts]\npkg = "pkg.run:main"\n',
+        "pkg/__init__.py": "", "pkg/run.py": '''class Coder:
+    def __init__(self, llm):
+        self.llm = llm
+
+    def run(self):
+        done = False
+        while not done:
+            done = self.llm.completion(["next"]) == "FINAL"
+
+
+def main(llm):
+    coder = Coder(llm)
+    while True:
+        try:
+            return coder.run()
+        except ValueError:
+            pass
+'''}
+    loops = modelled(tmp_path_factory, files).model.session.loops
+    assert [lp.node for lp in loops] == ["pkg/run.py::Coder.run", "pkg/run.py::main"]

@@ -196,9 +196,16 @@ def _loops(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
     # guardrail in self._guardrails`) or over a stream maps work over items: all come after
     # the `while` and counted loops that are the agent's turns. (A retry loop still holds
     # the model call: where the model's answer is handled is what it reaches.)
-    found.sort(key=lambda lp: (lp.in_tool, lp.retry, lp.items, reach.distance(lp.path, lp.line) or 999,
+    found.sort(key=lambda lp: (lp.in_tool, lp.retry, lp.items, _rank_distance(reach, lp),
                                lp.depth, lp.path, lp.line))
     return _drop_nested(found)
+
+
+def _rank_distance(reach: Reach, lp: Loop) -> int:
+    """Calls from the entry points to LP, for ranking loops nearest first. Off the reached
+    graph ranks last; so does a loop in the entry function itself (`main`'s REPL or restart
+    loop around the agent), after the loops it calls into."""
+    return reach.distance(lp.path, lp.line) or 999
 
 
 # a `for` over turns: a counter (`range(max_steps)`, `itertools.count()`) or a loop variable or
@@ -391,7 +398,7 @@ def _steps(index, graph: CallGraph, reach: Reach, llm_sites, rev) -> list[Loop]:
     # a function called per step (`_step`, `run_step`) first, then the nearest the model call;
     # a tool's own method (a tool that asks the model) last
     out.sort(key=lambda lp: (lp.in_tool, "step" not in lp.node.rsplit(".", 1)[-1].lower(), lp.depth,
-                             reach.distance(lp.path, lp.line) or 999, lp.path, lp.line))
+                             _rank_distance(reach, lp), lp.path, lp.line))
     return out[:3]
 
 
