@@ -60,6 +60,24 @@ _PLAIN_BASES = {"object", "Exception", "BaseException", "ValueError", "RuntimeEr
                 "abc.ABC", "ABC", "pydantic.BaseModel", "BaseModel", "typing.TypedDict",
                 "TypedDict", "enum.IntEnum", "IntEnum", "enum.StrEnum", "StrEnum", "str, Enum"}
 _ANNOT_WRAPPERS = re.compile(r"^(Optional|Annotated|Type|type|ClassVar|Final)\[(.*)\]$")
+_UNION = re.compile(r"^(?:typing\.)?Union\[(.*)\]$")
+
+
+def _top_level_split(text: str, seps: str) -> list[str]:
+    """TEXT split at the characters of SEPS that sit outside brackets."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch in seps and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return out
 
 
 @dataclass
@@ -510,10 +528,17 @@ class _Resolver:
             if not m:
                 break
             a = m.group(2).split(",")[0].strip()
-        a = a.split("|")[0].strip().strip("'\"")
-        if not _DOTTED.match(a):
-            return None
-        return self.symbol(path, a, want=("class",))
+        # `Union[List[BaseAgent], BaseAgent]`, `BaseAgent | None`: the first plain class among
+        # the members (a container of them is not an instance)
+        m = _UNION.match(a)
+        members = _top_level_split(m.group(1) if m else a, ",|" if m else "|")
+        for part in members:
+            part = part.strip().strip("'\"")
+            if part != "None" and _DOTTED.match(part):
+                t = self.symbol(path, part, want=("class",))
+                if t is not None:
+                    return t
+        return None
 
     def ctor_class(self, path: str, value: str | None, cls: str | None = None) -> str | None:
         """The class a `Foo(...)`/`await Foo.create(...)`-like value instantiates, or the one a
@@ -721,7 +746,10 @@ class _Resolver:
         for a in facts.assigns:
             if a.scope_kind == "function" and a.target.isidentifier():
                 bound.add((a.scope, a.target))
-                t = self.ctor_class(path, a.value) or self.annotation_class(path, a.annotation)
+                # `agent = self.create_agent(r)`: typed by the method's return annotation
+                owner = defs[a.scope].cls if a.scope in defs else None
+                t = self.ctor_class(path, a.value, owner) or \
+                    self.annotation_class(path, a.annotation)
                 if t:
                     local_types.setdefault(a.scope, {})[a.target] = t
         for d in facts.defs:
