@@ -431,6 +431,8 @@ class _Resolver:
         # (path, module dict) -> its dotted-path entries (key, node), from collect_registries
         self._path_regs: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._instance_memo: dict[tuple[str, str], str | None] = {}
+        # path -> (function, loop variable) -> the heads of the `for` loops binding it
+        self._for_heads: dict[str, dict[tuple[str, str], list[str]]] = {}
         self._memo: dict[tuple[str, str], str | None] = {}
         # _global() answers depend only on the dotted name, the class hierarchy and `top`.
         # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
@@ -829,12 +831,9 @@ class _Resolver:
                     _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit():
                 if self._ref(path, a.value.strip(), None, None):
                     continue  # an alias (`OldName = NewName`), in `top` since collect_aliases
-            # each name once, in source order (a set's order changes per process)
-            for name in dict.fromkeys(_IDENT.findall(_STRINGS.sub('""', a.value))):
-                if name in keyed:
-                    continue
-                t = self._ref(path, name, a.scope if a.scope_kind == "function" else None, None)
-                if t:
+            for name, t in self._named_refs(path, a.value,
+                                            a.scope if a.scope_kind == "function" else None):
+                if name not in keyed:
                     g.add_edge(src, t, a.line, "ref")
         for c in facts.calls:  # importlib.import_module(f"{pkg.__name__}.{name}"): a plugin scan
             if c.short in ("import_module", "__import__") and c.args:
@@ -999,6 +998,14 @@ class _Resolver:
             return []
         return [(t, "ctor" if g.nodes[t].kind == "class" else "call")]
 
+    def _named_refs(self, path: str, value: str, func: str | None):
+        """(name, node) for each name VALUE's code text names that resolves (strings blanked),
+        each once, in source order (a set's order changes per process)."""
+        for name in dict.fromkeys(_IDENT.findall(_STRINGS.sub('""', value))):
+            t = self._ref(path, name, func, None)
+            if t:
+                yield name, t
+
     def _loop_items(self, path: str, func: str, name: str) -> list[str]:
         """`for step in steps: step(ai, dbs)` with `steps = STEPS[config]`: the loop variable
         NAME of FUNC runs each function or class the module-level collection it iterates names
@@ -1006,8 +1013,13 @@ class _Resolver:
         facts = self.py.get(path)
         if facts is None:
             return []
-        heads = [b.head.strip() for b in facts.blocks
-                 if b.func == func and b.kind == "for" and b.target.strip() == name]
+        heads_of = self._for_heads.get(path)
+        if heads_of is None:  # once per file: this is asked for every unresolved bare call
+            heads_of = self._for_heads[path] = {}
+            for b in facts.blocks:
+                if b.kind == "for" and b.func:
+                    heads_of.setdefault((b.func, b.target.strip()), []).append(b.head.strip())
+        heads = heads_of.get((func, name), ())
         if len(heads) != 1:
             return []
         head = heads[0]
@@ -1023,12 +1035,8 @@ class _Resolver:
         if hit is None:
             return []
         where, value = hit
-        out = []
-        for ident in dict.fromkeys(_IDENT.findall(_STRINGS.sub('""', value))):
-            t = self._ref(where, ident, None, None)
-            if t and self.g.nodes[t].kind in ("function", "class") and t not in out:
-                out.append(t)
-        return out
+        return list(dict.fromkeys(t for _name, t in self._named_refs(where, value, None)
+                                  if self.g.nodes[t].kind in ("function", "class")))
 
     def _module_collection(self, path: str, name: str) -> tuple[str, str] | None:
         """(file, value text) of the module-level list, tuple or dict NAME is in PATH (defined
@@ -1036,20 +1044,17 @@ class _Resolver:
         facts = self.py.get(path)
         if facts is None:
             return None
-        for a in facts.assigns:
-            if a.scope_kind == "module" and a.target == name and a.value and \
-                    a.value.lstrip()[:1] in ("[", "(", "{"):
-                return path, a.value
+        places = [(path, name)]  # a module-level binding of its own first
         origin = facts.imports.get(name)
-        if origin:
+        if origin:  # `from pkg.steps import STEPS`
             hit = self.g.modules.split(self.g.modules.absolute(origin, path))
-            if hit and hit[1] and "." not in hit[1]:  # `from pkg.steps import STEPS`
-                other = self.py.get(hit[0])
-                if other is not None and other is not facts:
-                    for a in other.assigns:
-                        if a.scope_kind == "module" and a.target == hit[1] and a.value and \
-                                a.value.lstrip()[:1] in ("[", "(", "{"):
-                            return hit[0], a.value
+            if hit and hit[1] and "." not in hit[1] and hit[0] in self.py and hit[0] != path:
+                places.append(hit)
+        for where, var in places:
+            for a in self.py[where].assigns:
+                if a.scope_kind == "module" and a.target == var and a.value and \
+                        a.value.lstrip()[:1] in ("[", "(", "{"):
+                    return where, a.value
         return None
 
     def _param_default(self, path: str, d: FuncDef, name: str) -> str | None:

@@ -21,7 +21,6 @@ def norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-
 @dataclass
 class Dist:
     name: str  # normalised ("crewai-tools")
