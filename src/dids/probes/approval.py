@@ -157,7 +157,9 @@ def reversibility(index: RepoIndex):
                               "or previewable.", facts.path, c.line, fn=c.short)
 
 
-_GATE_WORDS = re.compile(r"approv|confirm|allow|permi|proceed|run this|execut|\by/n\b|\[y/n\]|"
+# (`allow_empty=...`, `allow_redirects` name a parameter, not a decision)
+_GATE_WORDS = re.compile(r"approv|confirm|allow(?!_)|permi|proceed|run this|execut|\by/n\b|\[y/n\]|"
+                         r"\b(can|may|shall) (i|we) run\b|\brun (the )?command\b|"
                          r"yes/no|\(y\)|continue\?|accept|reject|deny", re.I)
 _MODEL_CLASS = re.compile(r"(Model|LLM|Llm|Backend|Provider)$")
 _STATE_GATE = (r"\b(AWAITING_(USER_)?CONFIRMATION|awaiting_confirmation|PENDING_APPROVAL|"
@@ -196,9 +198,8 @@ def gates(index: RepoIndex):
                 not _PROMPT_CHORE.search(text + " " + func):
             # a prompt helper (`_prompt_user(prompt)`) asks what its caller words: the decision
             # is where a caller builds a question about running the action and calls it
-            via = _asking_caller(index, model.graph, driven, facts.path, c.line)
-            if via is not None:
-                path, line, caller, raw = via
+            for path, line, caller, raw in _asking_callers(index, model.graph, driven,
+                                                           facts.path, c.line):
                 yield finding("approval.gate", f"{raw}(...) in {caller} asks the person, through "
                               f"{func}, before the action runs.", path, line, how="prompt",
                               func=caller, in_tool=_in_tool(index, path, line))
@@ -252,27 +253,75 @@ def gates(index: RepoIndex):
                       in_tool=in_tool)
 
 
-def _asking_caller(index: RepoIndex, graph, driven, path: str, line: int):
-    """(path, line, function, call) of the first model-driven call of the function holding
+_LITERAL = re.compile(r"""^[rRbBuUfF]{0,2}['"]""")
+_WRAPPER_DEPTH = 3  # prompt helper -> agent's ask_question -> UI's ask_question -> console prompt
+
+
+def _asking_callers(index: RepoIndex, graph, driven, path: str, line: int):
+    """(path, line, function, call) of each model-driven call of the function holding
     PATH:LINE whose function name or preceding lines word a question about running the action
-    (`prompt = "Execute 2 action(s)? Enter to confirm"` then `self._prompt(prompt)`)."""
+    (`prompt = "Execute 2 action(s)? Enter to confirm"` then `self._prompt(prompt)`).
+
+    The question may be worded further up a chain of wrappers that hand it on (an agent's
+    `ask_question(question)` calls its UI's `ask_question(question)`, whose console
+    implementation prompts): a caller that words nothing but passes one of its own parameters
+    to the call is a wrapper, and its callers are asked in turn. A call on the base method an
+    implementation overrides (`self.ui.ask_question` on a `UIBase`) is a call of it."""
     nid = graph.node_at(path, line)
     node = graph.nodes.get(nid)
     if node is None or node.kind != "function":
-        return None
-    for src, ln in sorted(graph._callers_index().get(nid, ())):
-        caller = graph.nodes.get(src)
-        if caller is None or caller.kind != "function" or (driven is not None and src not in driven):
-            continue
-        facts = index.py.get(caller.path)
-        call = next((c for c in facts.calls if c.line == ln and c.short == node.name), None) \
-            if facts is not None else None
-        if call is None:
-            continue
-        words = caller.qualname.rsplit(".", 1)[-1] + " " + _nearby(index, caller.path, ln)
-        if _GATE_WORDS.search(words) and not _PROMPT_CHORE.search(words):
-            return caller.path, ln, caller.qualname, call.raw
-    return None
+        return
+    level, seen = [nid], {nid}
+    for _ in range(_WRAPPER_DEPTH):
+        wrappers: list[str] = []
+        for target in level:
+            for src, ln, caller, call in _calls_of(index, graph, driven, target):
+                # the question as the caller words it: its name, the lines before, and the
+                # string literals it passes (`allow_empty=allow_empty` words nothing)
+                words = " ".join((caller.qualname.rsplit(".", 1)[-1], _nearby(index, caller.path, ln),
+                                  *(a for a in call.args + tuple(v for _, v in call.kwargs)
+                                    if _LITERAL.match(a))))
+                if _PROMPT_CHORE.search(words):
+                    continue
+                if _GATE_WORDS.search(words):
+                    yield caller.path, ln, caller.qualname, call.raw
+                elif src not in seen and _hands_on(index, caller, call):
+                    seen.add(src)
+                    wrappers.append(src)
+        level = wrappers
+
+
+def _calls_of(index: RepoIndex, graph, driven, nid: str):
+    """(caller id, line, caller node, call) of every model-driven call of NID, or of the base
+    method NID overrides, in source order."""
+    node = graph.nodes[nid]
+    targets = [nid]
+    if node.cls:
+        base = graph.method(f"{node.path}::{node.cls}", node.name, skip_self=True)
+        if base:
+            targets.append(base)
+    for target in targets:
+        for src, ln in sorted(graph._callers_index().get(target, ())):
+            caller = graph.nodes.get(src)
+            if caller is None or caller.kind != "function" or (driven is not None and src not in driven):
+                continue
+            facts = index.py.get(caller.path)
+            call = next((c for c in facts.calls if c.line == ln and c.short == node.name), None) \
+                if facts is not None else None
+            if call is not None:
+                yield src, ln, caller, call
+
+
+def _hands_on(index: RepoIndex, caller, call) -> bool:
+    """Whether CALL passes one of CALLER's own parameters on (a wrapper of the prompt)."""
+    from ..agent.callgraph import _func_def
+
+    facts = index.py.get(caller.path)
+    d = _func_def(facts, caller.qualname) if facts is not None else None
+    if d is None:
+        return False
+    params = {p.name.lstrip("*") for p in d.params} - {"self", "cls"}
+    return any(a.strip() in params for a in call.args + tuple(v for _, v in call.kwargs))
 
 
 def _inside_state_test(index: RepoIndex, path: str, line: int) -> bool:
