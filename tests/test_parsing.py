@@ -122,3 +122,13 @@ def test_built_facts_equal_constructed_ones():
     made, built = Call(**kw), _built(Call, **kw)
     assert made == built and hash(made) == hash(built) and built.short == "system"
     assert _built(Param, name="x", annotation=None, default="1") == Param("x", None, "1")
+
+
+def test_function_lookup_by_qualname():
+    facts = extract("pkg/a.py", b"class A:\n    def run(self, cmd):\n        def inner():\n"
+                                b"            pass\n\ndef run(x):\n    pass\n")
+    assert facts.function("A.run").line == 2 and facts.function("A.run").cls == "A"
+    assert facts.function("A.run.inner").line == 3
+    assert facts.function("run").line == 6
+    assert facts.function("A") is None  # a class is not a function
+    assert facts.function(None) is None and facts.function("missing") is None

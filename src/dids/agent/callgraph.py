@@ -585,7 +585,7 @@ class _Resolver:
         facts = self.py.get(node.path)
         if facts is None:
             return None
-        d = next((d for d in facts.defs if d.qualname == node.qualname), None)
+        d = facts.function(node.qualname)
         return self.annotation_class(node.path, d.returns) if d is not None and d.returns else None
 
     def collect_aliases(self) -> None:
@@ -662,7 +662,7 @@ class _Resolver:
                 m = _SUBSCRIPT_TARGET.match(a.target)
                 if not m or m.group(1) not in module_names:
                     continue
-                d = _func_def(facts, a.scope)
+                d = facts.function(a.scope)
                 if d is None or d.cls or "." in d.qualname or not d.params or \
                         d.params[0].name != a.value.strip():
                     continue  # only a module-level function storing its first parameter
@@ -1083,7 +1083,3 @@ def resolve_value(facts: PyFacts, text: str) -> str:
 
 
 __all__ = ["CallGraph", "Node", "build", "MODULE", "ClassDef", "FuncDef"]
-
-
-def _func_def(facts: PyFacts, qualname: str) -> FuncDef | None:
-    return next((d for d in facts.defs if d.qualname == qualname), None)

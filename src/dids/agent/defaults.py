@@ -135,7 +135,7 @@ class Defaults:
         last = parts[-1]
         if last.lower() in self.overrides and _SETTING_NAME.search(last):
             return _literal(self.overrides[last.lower()])
-        d = _func(facts, func)
+        d = facts.function(func)
         if len(parts) == 2 and parts[0] in ("args", "cli_args", "parsed_args", "opts") and self._argparse:
             return self._cli.get(last, None)  # an option with no default is None
         if len(parts) == 1:
@@ -171,7 +171,7 @@ class Defaults:
         for a in facts.assigns:
             if a.target != f"self.{attr}" or a.op != "=" or not a.value:
                 continue
-            d = _func(facts, a.scope)
+            d = facts.function(a.scope)
             if d is None or d.cls != cls or d.name != "__init__":
                 continue
             v = a.value.strip()
@@ -395,12 +395,6 @@ def balanced(text: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
-
-
-def _func(facts: PyFacts, qual: str | None):
-    if not qual:
-        return None
-    return next((d for d in facts.defs if d.qualname == qual), None)
 
 
 def _bare(text: str) -> str:

@@ -428,7 +428,7 @@ class _Resolver:
         if node is None or node.kind != "function":
             return []
         facts = self.ts.get(node.path)
-        d = next((d for d in facts.defs if d.qualname == node.qualname), None) if facts else None
+        d = facts.function(node.qualname) if facts else None
         return self.classes_of(node.path, d.returns) if d is not None and d.returns else []
 
     def types(self, path: str, facts: PyFacts) -> None:

@@ -190,6 +190,10 @@ class PyFacts:
     def is_code_line(self, line: int) -> bool:
         return line not in self.prose_lines
 
+    def function(self, qualname: str | None) -> FuncDef | None:
+        """The function defined here as QUALNAME (the first, if it is defined twice)."""
+        return next((d for d in self.defs if d.qualname == qualname), None) if qualname else None
+
     def last_assign(self, name: str, scope: str | None, line: int, *,
                     valued: bool = False) -> Assign | None:
         """The last assignment to NAME in SCOPE (a function's qualname, or "module") at or

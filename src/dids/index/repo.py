@@ -200,7 +200,7 @@ class RepoIndex:
                 return True
             # a nested function is live only if its parent is
             parent = func.qualname.rsplit(".", 1)[0] if "." in func.qualname else None
-            func = next((d for d in facts.defs if d.qualname == parent), None) if parent else None
+            func = facts.function(parent)
         return False
 
     def module_imported(self, path: str) -> bool:

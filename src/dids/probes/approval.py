@@ -314,10 +314,8 @@ def _calls_of(index: RepoIndex, graph, driven, nid: str):
 
 def _hands_on(index: RepoIndex, caller, call) -> bool:
     """Whether CALL passes one of CALLER's own parameters on (a wrapper of the prompt)."""
-    from ..agent.callgraph import _func_def
-
     facts = index.py.get(caller.path)
-    d = _func_def(facts, caller.qualname) if facts is not None else None
+    d = facts.function(caller.qualname) if facts is not None else None
     if d is None:
         return False
     params = {p.name.lstrip("*") for p in d.params} - {"self", "cls"}
