@@ -487,7 +487,32 @@ def _approval_asks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, i
 
 
 def _nearby(index: RepoIndex, path: str, line: int) -> str:
-    return " ".join(index.line(path, i) for i in range(max(1, line - 3), line + 1))
+    """The code of LINE and the three lines before it, comments and docstrings left out: a
+    comment saying `# ask for confirmation` words no question the person is asked."""
+    facts = index.py.get(path) or (index.ts.get(path) if index.may_have_ts() else None)
+    prose = facts.prose_lines if facts is not None else frozenset()
+    slash = facts is not None and facts.lang != "python"
+    return " ".join(code_of(index.line(path, i), slash) for i in range(max(1, line - 3), line + 1)
+                    if i not in prose)
+
+
+def code_of(text: str, slash: bool = False) -> str:
+    """TEXT without its trailing comment (`#`, or `//` when SLASH), quotes respected."""
+    quote = ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"`":
+            quote = ch
+        elif (ch == "#" and not slash) or (slash and text.startswith("//", i)):
+            return text[:i]
+        i += 1
+    return text
 
 
 def _driven_nodes(index: RepoIndex) -> set[str] | None:
