@@ -99,7 +99,8 @@ def scored_sentence(summary: dict, model) -> str:
         parts.append(("then " if parts else "") + ", ".join(f"“{r}”" for r in runs))
     elif sc["entry_points"]:
         e = sc["entry_points"][0]
-        parts.append(f"the {e['kind'].replace('-', ' ')} “{e['name']}” ({e['target']})")
+        parts.append(("then " if parts else "") +
+                     f"the {e['kind'].replace('-', ' ')} “{e['name']}” ({e['target']})")
     how = sc["how"]
     if how.startswith("library ("):  # "library (why)" → "(scored as a library: why)"
         how = "scored as a library: " + how[len("library ("):].rstrip(")")

@@ -178,6 +178,49 @@ def test_docker_run_is_a_run_and_docker_pull_is_an_install():
     assert [c.text for c in lp.runs] == ["docker run -it img"]
 
 
+STEP_LIST = """# Pilot
+
+## Features
+- `openai`: the default provider
+- `--model NAME`: which model to use
+
+## How to start
+1. `git clone https://example.com/pilot.git` (clone the repo)
+2. `cd pilot` (go to the repo folder)
+3. `python3 -m venv venv` (create a virtual environment)
+4. `pip install -r requirements.txt` (install the dependencies)
+5. `cp example-config.json config.json` (create `config.json`)
+6. `python main.py` (start Pilot)
+
+### PostgreSQL support
+```bash
+pip install asyncpg psycopg2
+```
+
+### List projects
+```bash
+python main.py --list
+```
+"""
+
+
+def test_a_numbered_step_list_is_the_leading_path_and_the_clone_is_not_the_install():
+    lp = leading_path("README.md", STEP_LIST)
+    line = {text: n for n, text in enumerate(STEP_LIST.splitlines(), 1)}
+    assert (lp.install.text, lp.install.line) == (
+        "pip install -r requirements.txt", line["4. `pip install -r requirements.txt` (install the dependencies)"])
+    assert [(c.text, c.line) for c in lp.runs] == [("python main.py", line["6. `python main.py` (start Pilot)"])]
+    # the bullets above define terms; only the step list's commands become blocks
+    assert [b.lines for b in blocks(STEP_LIST)][:3] == [
+        ["git clone https://example.com/pilot.git"], ["cd pilot"], ["python3 -m venv venv"]]
+
+
+def test_a_clone_stays_the_install_when_nothing_installs_after_it():
+    lp = leading_path("README.md", "```bash\ngit clone https://x/y.git\ncd y\n./run.sh\n```\n"
+                      "```bash\ndocker compose up\n```\n")
+    assert lp.install.text == "git clone https://x/y.git"
+
+
 def test_launchers_run_the_project_only_when_they_name_its_program():
     readme = "```bash\npip install tool\nnpx other-tool\nnpx -y tool --serve\n```\n"
     lp = leading_path("README.md", readme, {"tool"})

@@ -65,15 +65,19 @@ class LeadingPath:
 
 
 def blocks(text: str) -> list[Block]:
-    """Fenced code blocks in order, with their first content line. HTML comments are blanked
-    first (newlines kept), so line numbers stay true and commented-out blocks vanish."""
+    """Fenced code blocks in order, with their first content line, and the commands of a
+    numbered or bulleted step list (`5. `pip install -r requirements.txt` (install ...)`) as
+    one-line shell blocks where they stand. HTML comments are blanked first (newlines kept), so
+    line numbers stay true and commented-out blocks vanish."""
     text = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     out: list[Block] = []
     cur: Block | None = None
     fence = ""
     for i, line in enumerate(text.splitlines(), 1):
         m = _FENCE.match(line)
-        if cur is None and m:
+        if cur is None and not m and (step := _step_command(line)):
+            out.append(Block("" if step[1] else _BULLET, i, [step[0]]))
+        elif cur is None and m:
             fence, cur = m.group(1), Block(m.group(2).lower(), i + 1, [])
         elif cur is not None and line.strip().startswith(fence):
             out.append(cur)
@@ -81,6 +85,38 @@ def blocks(text: str) -> list[Block]:
         elif cur is not None:
             cur.lines.append(line)
     return out
+
+
+# a list item that opens with a code span: `1. `cmd` (what it does)`, `- `cmd``
+_STEP = re.compile(r"^\s{0,3}(?:(\d{1,2})[.)]|[-*+])\s+`([^`]+)`(.?)")
+_STEP_WORD = re.compile(r"^[a-z][\w.-]*$")
+_SHELL_CHORES = {"cd", "cp", "mv", "mkdir", "export", "set", "source", "git"}
+_BULLET = "bullet-step"  # the lang of a bulleted step's one-line block
+
+
+def _step_command(line: str) -> tuple[str, bool] | None:
+    """The command a step-list item opens with, and whether the list is numbered. A span
+    followed by a colon is a term being defined, not a step (`- `--model`: ...`), and a bare
+    name (`openai`, `config.json`) names a thing."""
+    m = _STEP.match(line)
+    if m is None or m.group(3) == ":":
+        return None
+    cmd = _PROMPT.sub("", m.group(2)).strip()
+    words = cmd.split()
+    if len(words) < 2 and not _ENV_SETUP.match(cmd):
+        return None
+    if not (_STEP_WORD.match(words[0]) or _INSTALL.match(cmd) or _ENV_SETUP.match(cmd)):
+        return None
+    return cmd, bool(m.group(1))
+
+
+def _bullet_step(cmd: Command, programs: set[str]) -> bool:
+    """Whether a bulleted command is a step of the path: bullets also list features and
+    options, so only an install, a set-up step or a run of a launcher or of one of PROGRAMS
+    counts (a numbered step may run any plausible command)."""
+    w = cmd.words[0]
+    return bool(_INSTALL.match(cmd.text) or _ENV_SETUP.match(cmd.text) or w in _SHELL_CHORES
+                or w in _LAUNCHERS or w in programs)
 
 
 def _commands(block: Block) -> list[Command]:
@@ -173,13 +209,18 @@ def leading_path(path: str, text: str, programs: set[str] = frozenset()) -> Lead
                 if lp.install is not None:
                     break
             continue
-        if b.lang not in _SHELL_LANGS:
+        if b.lang not in _SHELL_LANGS and b.lang != _BULLET:
             continue
         for cmd in _commands(b):
+            if b.lang == _BULLET and not _bullet_step(cmd, programs):
+                continue
             if _ENV_SETUP.match(cmd.text) or _TOOL_INSTALL.match(cmd.text):
                 continue
             if _INSTALL.match(cmd.text) and not _is_run_of_docker(cmd):
-                if lp.install is None and not found_run:
+                # a clone only fetches the source: the install is what follows it
+                # (`git clone ...`, `cd x`, `pip install -r requirements.txt`)
+                if not found_run and (lp.install is None or
+                                      (_is_clone(lp.install) and not _is_clone(cmd))):
                     lp.install = cmd
                 continue
             if not is_run(cmd):
@@ -203,6 +244,10 @@ def _looks_like_python(b: Block) -> bool:
 def _plausible_run(cmd: Command) -> bool:
     w = cmd.words[0]
     return bool(re.match(r"^[a-z][\w.-]*$", w)) and w not in CHORES
+
+
+def _is_clone(cmd: Command) -> bool:
+    return cmd.words[:2] == ["git", "clone"]
 
 
 def _is_run_of_docker(cmd: Command) -> bool:
