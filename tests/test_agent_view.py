@@ -64,3 +64,13 @@ def test_prose_counts_and_plurals():
     text = prose(_agent())
     assert "The agent loop is Agent.run (x/agent.py:10-20); it asks the model directly." in text
     assert "holds 2 tools; the model's actions run in host." in text
+
+
+def test_scored_sentence_joins_the_install_and_a_console_script_with_then():
+    from dids.agent_view import scored_sentence
+
+    agent = _agent(scored_configuration={
+        "how": "console scripts", "install": "pip install x", "run": [], "shipped_defaults": [],
+        "entry_points": [{"kind": "console-script", "name": "x", "target": "x.cli:app"}]})
+    assert scored_sentence(agent, None) == ("“pip install x” then the console script “x” (x.cli:app) "
+                                            "(console scripts); agent loop at x/agent.py:10-20.")

@@ -215,6 +215,28 @@ def test_a_numbered_step_list_is_the_leading_path_and_the_clone_is_not_the_insta
         ["git clone https://example.com/pilot.git"], ["cd pilot"], ["python3 -m venv venv"]]
 
 
+BULLETS = """# Engineer
+
+## Providers
+- `openai chat` and `azure chat` are supported
+
+## Setup
+- `pip install engineer`
+- `export OPENAI_API_KEY=[your api key]`
+
+## Run
+- `engineer projects/my-new-project`
+"""
+
+
+def test_bulleted_steps_count_for_installs_and_the_projects_own_programs():
+    lp = leading_path("README.md", BULLETS, {"engineer"})
+    assert lp.install.text == "pip install engineer"
+    assert [c.text for c in lp.runs] == ["engineer projects/my-new-project"]
+    # with no programs known, a bullet's plausible command is no run: bullets list features too
+    assert leading_path("README.md", BULLETS).runs == []
+
+
 def test_a_clone_stays_the_install_when_nothing_installs_after_it():
     lp = leading_path("README.md", "```bash\ngit clone https://x/y.git\ncd y\n./run.sh\n```\n"
                       "```bash\ndocker compose up\n```\n")
