@@ -54,12 +54,16 @@ def main():
 
 
 @pytest.fixture(scope="module")
-def loops(tmp_path_factory):
-    m = modelled(tmp_path_factory, {
+def repo(tmp_path_factory):
+    return modelled(tmp_path_factory, {
         "pyproject.toml": '[project]\nname = "pkg"\n[project.scripts]\npkg = "pkg.main:main"\n',
         "pkg/__init__.py": "", "pkg/task.py": TASK, "pkg/guard.py": GUARD,
         "pkg/executor.py": EXECUTOR, "pkg/main.py": MAIN})
-    return [(lp.path, lp.head) for lp in m.model.session.loops]
+
+
+@pytest.fixture(scope="module")
+def loops(repo):
+    return [(lp.path, lp.head) for lp in repo.model.session.loops]
 
 
 def test_the_turn_loop_ranks_before_a_loop_over_items(loops):
@@ -69,6 +73,15 @@ def test_the_turn_loop_ranks_before_a_loop_over_items(loops):
 
 def test_the_loop_over_items_is_still_a_loop_of_the_session(loops):
     assert ("pkg/task.py", "enumerate(self._guardrails)") in loops
+
+
+def test_the_loop_findings_cite_the_turn_loop_first_though_the_other_is_nearer(repo):
+    # the loop over guardrails is one call nearer the entry point; the evidence a criterion
+    # cites first is still the loop the session ranks first
+    found = repo.findings()["agent.loop"]
+    assert [(f.location.path, f.data["order"]) for f in found] == [
+        ("pkg/executor.py", 0), ("pkg/task.py", 1)]
+    assert found[0].data["dist"] > found[1].data["dist"]
 
 
 # --- loops in a tool's own body, a client's retry loop, items of any shape ---------------------

@@ -18,14 +18,16 @@ def loops(index: RepoIndex):
     model = index.agent
     if model is None:
         return
-    for lp in model.session.loops:
+    # `order`: the session's own ranking (the loop that drives the turns first), which a
+    # start-up check nearer the entry point (`for provider in ...: llm(...)`) must not outrank
+    for order, lp in enumerate(model.session.loops):
         func = lp.node.split("::", 1)[1]
         what = {"loop": "The agent loop", "framework": "The agent framework's run (its loop)",
                 "step": "One agent step per event"}[lp.kind]
         yield finding("agent.loop", f"{what} in {func}: each turn asks the model "
                       + ("here." if lp.depth == 0 else f"through {lp.depth} call(s)."),
                       lp.path, lp.line, lp.end_line if lp.kind == "loop" else lp.line,
-                      loop=lp.kind, func=func)
+                      loop=lp.kind, func=func, order=order)
 
 
 @probe("agent.dispatch", ("C2", "C3", "C4"), "Gate the call that runs what the model chose.")

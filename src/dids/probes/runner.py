@@ -101,11 +101,14 @@ def _with_reach(index: RepoIndex, f: Finding) -> Finding:
 
 
 def _rank(f: Finding):
-    """Decisive first: what the scored path runs, nearest the entry points, then the rest in
-    path order (stable across runs)."""
+    """Decisive first: what the scored path runs, in the probe's own `order` where it has one
+    (the session's loops), nearest the entry points, then the rest in path order (stable
+    across runs)."""
     reach = str(f.data.get("reach", "default")).split(":")[0]
     dist = f.data.get("dist", -1)
-    return (_REACH_RANK.get(reach, 1), dist if isinstance(dist, int) and dist >= 0 else 999,
+    order = f.data.get("order", 0)
+    return (_REACH_RANK.get(reach, 1), order if isinstance(order, int) else 0,
+            dist if isinstance(dist, int) and dist >= 0 else 999,
             f.location.path if f.location else "", f.location.start_line if f.location else 0,
             f.claim)
 
