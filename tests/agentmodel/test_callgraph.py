@@ -693,3 +693,47 @@ def test_a_factory_parameter_runs_its_default_class():
     assert init == {("bot/handlers.py::LiteLLMHandler", "ctor")}
     run_lines = edge_lines(g, "bot/reviewer.py::Reviewer.run", "bot/handlers.py::LiteLLMHandler.chat")
     assert len(run_lines) == 1  # self.h.chat only: self.o has no known class
+
+
+def test_an_instance_dispatch_table_reaches_the_methods_and_functions_it_holds():
+    g = graph_of({
+        "agent.py": """
+            from tools import read_file
+
+
+            class Agent:
+                def __init__(self):
+                    self.handlers = {"bash": self.run_bash, "read": read_file, "name": "bash"}
+
+                def run_bash(self, command):
+                    return command
+
+                def unlisted(self):
+                    return 0
+
+                def step(self, call):
+                    return self.handlers[call.name](call.arguments)
+
+                def step_local(self, call):
+                    handler = self.handlers.get(call.name)
+                    return handler(call.arguments)
+
+
+            class Careful(Agent):
+                def run_bash(self, command):
+                    return None
+
+                def act(self, call):
+                    return self.handlers[call.name](call.arguments)
+            """,
+        "tools.py": """
+            def read_file(path):
+                return path
+            """,
+    })
+    table = {("agent.py::Agent.run_bash", "table"), ("tools.py::read_file", "table")}
+    assert {e for e in edges(g, "agent.py::Agent.step") if e[1] == "table"} == table
+    assert {e for e in edges(g, "agent.py::Agent.step_local") if e[1] == "table"} == table
+    # looked up on the receiver's class: the subclass's override is the entry it runs
+    assert {e for e in edges(g, "agent.py::Careful.act") if e[1] == "table"} == {
+        ("agent.py::Careful.run_bash", "table"), ("tools.py::read_file", "table")}

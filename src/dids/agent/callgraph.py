@@ -32,6 +32,9 @@ _MISSING = object()  # not in a memo yet
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # what a pipeline loop iterates: a collection by name, one entry of it, or its values
 # (`STEPS`, `STEPS[config]`, `STEPS.get(mode, [])`, `HANDLERS.values()`)
+# `self.handlers[name]`, `self.handlers.get(name)`: an entry of an instance's dispatch table
+_SELF_TABLE = re.compile(r"^self\.([A-Za-z_]\w*)(?:\[[^\]]*\]|\.get\([^()]*\))$")
+_SELF_NAME = re.compile(r"\bself\.([A-Za-z_]\w*)\b(?!\s*\()")
 _COLLECTION_EXPR = re.compile(r"^([A-Za-z_]\w*)(?:\[[^\]]*\]|\.get\(.*\)|\.values\(\))?$")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
 # `"docker": "pkg.envs.docker.DockerEnvironment"`: a backend registry of dotted paths, each
@@ -433,6 +436,8 @@ class _Resolver:
         self._instance_memo: dict[tuple[str, str], str | None] = {}
         # path -> (function, loop variable) -> the heads of the `for` loops binding it
         self._for_heads: dict[str, dict[tuple[str, str], list[str]]] = {}
+        self._locals_of: dict[str, dict[tuple[str, str], list[str]]] = {}  # path -> (func, name) -> values
+        self._tables: dict[tuple[str, str], list[str]] = {}  # (class id, attribute) -> entries
         self._memo: dict[tuple[str, str], str | None] = {}
         # _global() answers depend only on the dotted name, the class hierarchy and `top`.
         # Kept from the sealing of the hierarchy on (None before), and dropped whenever an
@@ -938,6 +943,8 @@ class _Resolver:
         raw = c.raw
         g = self.g
         cls_id = f"{path}::{c.cls}" if c.cls else None
+        if cls_id and raw.startswith("self.") and (m := _SELF_TABLE.match(raw)):
+            return [(t, "table") for t in self._table(cls_id, m.group(1))]
         if raw.startswith(("self.", "cls.")) and cls_id:
             rest = raw.split(".", 1)[1]
             if "." not in rest:
@@ -994,9 +1001,53 @@ class _Resolver:
             t = self.symbol(path, raw)
         if t is None:
             if c.func and raw.isidentifier():
+                if cls_id:  # `handler = self.handlers[name]` earlier in the method
+                    values = self._local_values(path, c.func, raw)
+                    m = _SELF_TABLE.match(values[0]) if len(values) == 1 else None
+                    if m:
+                        return [(t, "table") for t in self._table(cls_id, m.group(1))]
                 return [(t, "call") for t in self._loop_items(path, c.func, raw)]
             return []
         return [(t, "ctor" if g.nodes[t].kind == "class" else "call")]
+
+    def _local_values(self, path: str, func: str, name: str) -> list[str]:
+        """The values FUNC assigns to its local NAME (indexed once per file)."""
+        by = self._locals_of.get(path)
+        if by is None:
+            by = self._locals_of[path] = {}
+            for a in self.py[path].assigns:
+                if a.scope_kind == "function" and a.value and a.target.isidentifier():
+                    by.setdefault((a.scope, a.target), []).append(a.value.strip())
+        return by.get((func, name), [])
+
+    def _table(self, cls_id: str, attr: str) -> list[str]:
+        """The methods and functions an instance's dispatch table holds: what any method of the
+        class (or of a base) assigns to `self.ATTR` names (`self.handlers = {"bash":
+        self.run_bash, "read": read_file}`), methods looked up on CLS_ID so overrides count."""
+        key = (cls_id, attr)
+        got = self._tables.get(key)
+        if got is not None:
+            return got
+        got = self._tables[key] = []
+        target = f"self.{attr}"
+        for k in self.g.mro(cls_id):
+            path, _, qual = k.partition("::")
+            facts = self.py.get(path)
+            if facts is None:
+                continue
+            for a in facts.assigns:
+                if a.target != target or a.scope_kind != "function" or not a.value or \
+                        not a.scope.startswith(qual + "."):
+                    continue
+                code = _STRINGS.sub('""', a.value)
+                for name in dict.fromkeys(_SELF_NAME.findall(code)):
+                    m = self.g.method(cls_id, name)
+                    if m and m not in got:
+                        got.append(m)
+                for _name, t in self._named_refs(path, a.value, a.scope):
+                    if self.g.nodes[t].kind == "function" and t not in got:
+                        got.append(t)
+        return got
 
     def _named_refs(self, path: str, value: str, func: str | None):
         """(name, node) for each name VALUE's code text names that resolves (strings blanked),

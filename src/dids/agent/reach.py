@@ -92,7 +92,7 @@ class Reach:
                 return False  # another backend, or a key chosen by data, not the defaults
             return self._guard(src, line) is None
         if how not in ("call", "ctor", "self", "attr", "attr-class", "local", "ref", "import",
-                       "super", "decorator"):
+                       "super", "decorator", "table"):
             return True
         return self._guard(src, line) is None
 
