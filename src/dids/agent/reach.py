@@ -29,6 +29,7 @@ _MODEL_KEY = re.compile(r"tool|function|action|call|command|cmd|\bname\b|_name\b
 _KEY_HOPS = 4
 # `config.pop("environment_class", default_type)`, `.get(...)`, `getattr(cfg, "kind", d)`
 _LOOKUP_DEFAULT = re.compile(r"""^(?:[\w.]+\.(?:pop|get)\(|getattr\([\w.]+,\s*)(["'])(\w+)\1\s*,\s*(.+)\)$""")
+_RUN_WORD = re.compile(r"^[A-Za-z][\w-]*$")  # a plain word of a command line (no option, path or URL)
 _OFF_PATH_DIR = re.compile(
     r"(^|/)(scripts?|tools?/(dev|build|release)|build_?\w*|installers?|install|setup_?\w*|ci|"
     r"\.github|\.gitlab|\.circleci|hack|dev|devtools|evaluation|evals?|benchmarks?|bench|"
@@ -83,7 +84,8 @@ class Reach:
     def _follow(self, src: str, line: int, how: str) -> bool:
         if how.startswith("registry:"):
             _, name, key = how.split(":", 2)
-            choice = self._registry_choice(src, name)
+            # the README's run command picks its entry before anything the code decides
+            choice = self._run_word_key(name) or self._registry_choice(src, name)
             if choice is None and name in self.graph.path_registries:
                 # a dict of dotted paths whose key the defaults do not decide: every class
                 # it names stays live, as any string naming code does
@@ -95,6 +97,20 @@ class Reach:
                        "super", "decorator", "table"):
             return True
         return self._guard(src, line) is None
+
+    def _run_word_key(self, name: str) -> str | None:
+        """The key of registry NAME the README's run command names: `pr-agent --pr_url URL
+        review` dispatches `command2class[action]` with "review", whatever the code would
+        otherwise read the key from (exactly one of the command's plain words must be a key)."""
+        lp = self.entries.readme
+        run = lp.first_run if lp is not None else None
+        if run is None or not any(e.kind == "readme-run" for e in self.entries.main):
+            return None
+        keys = {k.lower() for (_p, n), entries in self.graph.registries.items() if n == name
+                for k, _t in entries}
+        words = {w.lower() for w in run.words[1:] if _RUN_WORD.match(w)}
+        hit = keys & words
+        return hit.pop() if len(hit) == 1 else None
 
     def _registry_choice(self, src: str, name: str) -> str | None:
         """The key a backend registry NAME is looked up with under the shipped defaults:
