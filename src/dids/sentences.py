@@ -83,7 +83,8 @@ _IRREGULAR_VERBS = {"have": "has", "are": "is", "were": "was", "do": "does", "go
 _VERBS = {"pass", "inherit", "copy", "hand", "run", "reach", "set", "call", "use", "read", "write",
           "send", "load", "start", "spawn", "skip", "bypass", "lack", "carry", "hold", "touch",
           "get", "leak", "expose", "match", "apply", "need", "allow", "bind", "keep", "miss",
-          "see", "receive", "take", "make", "point", "end", "fail", "cover", "execute", "open"}
+          "see", "receive", "take", "make", "point", "end", "fail", "cover", "execute", "open",
+          "name"}
 
 
 def _singular(noun: str) -> str:

@@ -170,6 +170,10 @@ def test_repo_config_fires_on_project_files_and_project_setting_sources(live):
         ("agent/session.py", line_of(SESSION, '".mcp.json"')),
         ("agent/session.py", line_of(SESSION, 'setting_sources=["project"]')),
     ]
+    # each claim says what its line names (the file, or the project's settings), true of it
+    assert [f.claim for f in live["memory.repo_config"]] == [
+        "Agent configuration is loaded from the project file .mcp.json, named here.",
+        "Agent configuration is loaded from the project's own settings (setting_sources), named here."]
 
 
 def test_config_scope_fires_on_user_only_setting_sources(live):

@@ -58,10 +58,11 @@ def assess(ctx: Context) -> CriterionAssessment:
     _config_integrity(ctx, b, repo_cfg)
     summary = (f"dids found {len(writes)} model-callable memory tools, {len(extract)} automatic "
                f"extraction calls, {len(inject)} prompt builders that read memory, "
-               f"{len(repo_cfg)} places that load agent configuration from project files and "
+               f"{len(repo_cfg)} places that name project files loaded as agent configuration and "
                f"{len(scoped)} user-scope-only settings loads.")
-    notes = tuple(f"Agent configuration read from a project file at {x.location.label()}; the "
-                  "C6-REPOCONFIG cap applies." for x in repo_cfg[:2] if x.location)
+    notes = tuple(f"Agent configuration is loaded from a project file named at "
+                  f"{x.location.label()}; the C6-REPOCONFIG cap applies." for x in repo_cfg[:2]
+                  if x.location)
     return CriterionAssessment(criterion="C6", assessed=True, summary=summary,
                                configurations=(b.build(),), notes=notes)
 

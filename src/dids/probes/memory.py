@@ -75,8 +75,23 @@ def repo_config(index: RepoIndex):
     for h in index.live_hits(_REPO_CONFIG, globs=("*.py",)):
         if _HOME.search(h.text):
             continue  # the operator's own folder, not the project's
-        yield finding("memory.repo_config", "Agent configuration is read from a project file "
-                      "here.", h.path, h.line)
+        yield finding("memory.repo_config", f"Agent configuration is loaded from "
+                      f"{_config_named(h.text)}, named here.", h.path, h.line)
+
+
+def _config_named(text: str) -> str:
+    """What a repo-config hit names, for a claim true of its line: most hits name the file
+    (`"AGENTS.md",` in a list the loader walks), not the read itself."""
+    for pat in _REPO_CONFIG:
+        m = re.search(pat, text)
+        if m is None:
+            continue
+        if m.group(0).startswith("setting_sources"):
+            return "the project's own settings (setting_sources)"
+        lit = re.search(r"""["']([^"']+)["']""", m.group(0))
+        if lit:
+            return f"the project file {lit.group(1)}"
+    return "a project file"
 
 
 _USER_DIR = [r"""expanduser\(\s*f?["']~/?\.[\w-]+""", r"""home\(\)\s*/\s*["']\.[\w-]+["']""",
