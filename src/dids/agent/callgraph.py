@@ -30,11 +30,11 @@ MODULE = "<module>"
 _MAX_HOPS = 6  # imports and re-exports followed from one name (as _symbol's depth limit)
 _MISSING = object()  # not in a memo yet
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# what a pipeline loop iterates: a collection by name, one entry of it, or its values
-# (`STEPS`, `STEPS[config]`, `STEPS.get(mode, [])`, `HANDLERS.values()`)
 # `self.handlers[name]`, `self.handlers.get(name)`: an entry of an instance's dispatch table
 _SELF_TABLE = re.compile(r"^self\.([A-Za-z_]\w*)(?:\[[^\]]*\]|\.get\([^()]*\))$")
-_SELF_NAME = re.compile(r"\bself\.([A-Za-z_]\w*)\b(?!\s*\()")
+_SELF_NAME = re.compile(r"\bself\.([A-Za-z_]\w*)\b(?!\s*\()")  # a method named, not called
+# what a pipeline loop iterates: a collection by name, one entry of it, or its values
+# (`STEPS`, `STEPS[config]`, `STEPS.get(mode, [])`, `HANDLERS.values()`)
 _COLLECTION_EXPR = re.compile(r"^([A-Za-z_]\w*)(?:\[[^\]]*\]|\.get\(.*\)|\.values\(\))?$")
 _REGISTRY_ENTRY = re.compile(r"""(["'])([\w.-]+)\1\s*:\s*([A-Za-z_][\w.]*)\s*(?=[,}])""")
 # `"docker": "pkg.envs.docker.DockerEnvironment"`: a backend registry of dotted paths, each
