@@ -703,7 +703,11 @@ def test_an_instance_dispatch_table_reaches_the_methods_and_functions_it_holds()
 
             class Agent:
                 def __init__(self):
-                    self.handlers = {"bash": self.run_bash, "read": read_file, "name": "bash"}
+                    self.handlers = {
+                        "bash": self.run_bash,  # self.unlisted was the old handler
+                        "read": read_file,
+                        "name": "bash",
+                    }
 
                 def run_bash(self, command):
                     return command

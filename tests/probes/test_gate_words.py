@@ -4,7 +4,7 @@ under a worded question (`question = "Run this command? [y/N]"`) is the gate."""
 
 from __future__ import annotations
 
-from dids.probes.approval import code_of
+from dids.index.pyfacts import code_of
 
 from .family import line_of
 from .modelled import modelled_fixtures, with_data

@@ -23,7 +23,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..index.pyfacts import ClassDef, FuncDef, PyFacts, resolve
+from ..index.pyfacts import ClassDef, FuncDef, PyFacts, code_of, resolve
 from .modules import ModuleMap
 
 MODULE = "<module>"
@@ -46,6 +46,12 @@ _DOTTED_LITERAL = re.compile(r"""^["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']$""
 _DOTTED_STRING = re.compile(r"""["']([a-z_][\w]*(?:\.[A-Za-z_]\w*){2,})["']""")
 _SPREAD = re.compile(r"\*\*\s*([A-Za-z_][\w.]*)")
 _STRINGS = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""")
+
+
+def _code_text(value: str) -> str:
+    """The code of an expression's source text: strings blanked and, line by line, comments
+    dropped (a multi-line table's `# self.old_handler` names no code)."""
+    return _STRINGS.sub('""', "\n".join(code_of(ln) for ln in value.splitlines()))
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 # a dependency-injection container asked for an instance of a class (python-injector's
 # `injector.get(Cls)` and `create_object(Cls, {...})`, dependency-injector/kink/punq `resolve`)
@@ -1039,8 +1045,7 @@ class _Resolver:
                 if a.target != target or a.scope_kind != "function" or not a.value or \
                         not a.scope.startswith(qual + "."):
                     continue
-                code = _STRINGS.sub('""', a.value)
-                for name in dict.fromkeys(_SELF_NAME.findall(code)):
+                for name in dict.fromkeys(_SELF_NAME.findall(_code_text(a.value))):
                     m = self.g.method(cls_id, name)
                     if m and m not in got:
                         got.append(m)
@@ -1050,9 +1055,9 @@ class _Resolver:
         return got
 
     def _named_refs(self, path: str, value: str, func: str | None):
-        """(name, node) for each name VALUE's code text names that resolves (strings blanked),
-        each once, in source order (a set's order changes per process)."""
-        for name in dict.fromkeys(_IDENT.findall(_STRINGS.sub('""', value))):
+        """(name, node) for each name VALUE's code text names that resolves (strings blanked,
+        comments dropped), each once, in source order (a set's order changes per process)."""
+        for name in dict.fromkeys(_IDENT.findall(_code_text(value))):
             t = self._ref(path, name, func, None)
             if t:
                 yield name, t
@@ -1075,8 +1080,7 @@ class _Resolver:
             return []
         head = heads[0]
         if head.isidentifier():  # `steps = STEPS[config]` earlier in the function
-            values = [a.value.strip() for a in facts.assigns
-                      if a.scope == func and a.target == head and a.value]
+            values = self._local_values(path, func, head)
             if len(values) == 1:
                 head = values[0]
         m = _COLLECTION_EXPR.match(head)

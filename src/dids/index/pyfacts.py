@@ -6,6 +6,8 @@ in C) and nesting is resolved by a sweep over byte ranges; nothing recurses on t
 
 from __future__ import annotations
 
+import re
+
 import bisect
 import sys
 import time
@@ -50,6 +52,18 @@ _QUERY_SRC = """
 (identifier) @id
 """
 _QUERY = ts.Query(_LANG, _QUERY_SRC)
+
+
+# a string literal within one line, prefixes included (and a JavaScript template literal)
+_LINE_LITERAL = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')|`(?:\\.|[^`\\])*`""")
+
+
+def code_of(line: str, slash: bool = False) -> str:
+    """LINE without its trailing comment (`#`, or `//` when SLASH): a mark inside a string
+    literal starts no comment."""
+    masked = _LINE_LITERAL.sub(lambda m: "_" * len(m.group(0)), line)
+    mark = masked.find("//" if slash else "#")
+    return line if mark < 0 else line[:mark]
 
 
 def short_name(callee: str) -> str:

@@ -19,7 +19,7 @@ from .inventory import (FileRecord, Limits, generated_content_reason, generated_
 from .corpus import Corpus, build as build_corpus, load as load_corpus
 from .node_manifest import NodePackage, node_packages
 from .parsing import Parsing
-from .pyfacts import Call, PyFacts, short_name
+from .pyfacts import Call, PyFacts, code_of, short_name
 from .search import Hit
 
 
@@ -357,7 +357,7 @@ _STRING = re.compile(r"""[rbfuRBFU]{0,2}("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')"""
 
 def _strip_strings(line: str) -> str:
     """A code line with string literals emptied and a trailing comment removed (linear time)."""
-    return _STRING.sub('""', line).split("#", 1)[0]
+    return _STRING.sub('""', code_of(line))
 
 
 def _readable(path: str, data: bytes, limits: Limits, files: dict[str, FileRecord],

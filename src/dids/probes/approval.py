@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..index.pyfacts import code_of
 from ..index.repo import RepoIndex
 from ..index.settings import defaults_for
 from .base import Names, calls_to_defined, finding, line_findings, probe, settings_named
@@ -494,25 +495,6 @@ def _nearby(index: RepoIndex, path: str, line: int) -> str:
     slash = facts is not None and facts.lang != "python"
     return " ".join(code_of(index.line(path, i), slash) for i in range(max(1, line - 3), line + 1)
                     if i not in prose)
-
-
-def code_of(text: str, slash: bool = False) -> str:
-    """TEXT without its trailing comment (`#`, or `//` when SLASH), quotes respected."""
-    quote = ""
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"`":
-            quote = ch
-        elif (ch == "#" and not slash) or (slash and text.startswith("//", i)):
-            return text[:i]
-        i += 1
-    return text
 
 
 def _driven_nodes(index: RepoIndex) -> set[str] | None:
