@@ -450,6 +450,33 @@ def test_alias_reaches_its_target_whatever_the_order_modules_are_walked_in():
     assert edges(g, "use.py::f") == {("a.py::NewName", "ctor")}
 
 
+def test_an_attribute_typed_in_a_base_class_file_walked_later_types_the_subclass_call():
+    # the subclass's file is walked first (dict order); the base's `self.llm = LLM()` must be
+    # known when its call is resolved, as it is when the files come the other way round
+    files = {
+        "agent/a_coder.py": """
+            from agent.z_base import Base
+
+
+            class Coder(Base):
+                def step(self):
+                    return self.llm.chat("hi")
+            """,
+        "agent/z_base.py": """
+            from agent.llm import LLM
+
+
+            class Base:
+                def __init__(self):
+                    self.llm = LLM()
+            """,
+        "agent/llm.py": "class LLM:\n    def chat(self, text):\n        return text\n",
+    }
+    for order in (files, dict(reversed(list(files.items())))):
+        g = graph_of(order)
+        assert ("agent/llm.py::LLM.chat", "attr") in edges(g, "agent/a_coder.py::Coder.step")
+
+
 def test_dynamic_plugin_scan_imports_every_module_of_the_package():
     g = graph_of({
         "host/__init__.py": "",

@@ -390,6 +390,9 @@ def build(py: dict[str, PyFacts]) -> CallGraph:
             r.collect_registries(path, facts)
     r.collect_decorator_registries()
     r.collect_instances()  # module singletons (`agent = Agent()`), before any method call
+    for path, facts in py.items():  # attribute types first: any file's calls may read them
+        if path in mods.by_path:
+            r.file_attrs(path, facts)
     for path, facts in py.items():
         if path in mods.by_path:
             r.file_edges(path, facts)
@@ -720,12 +723,12 @@ class _Resolver:
                 out.append((key, t))
         return out
 
-    def file_edges(self, path: str, facts: PyFacts) -> None:
+    def file_attrs(self, path: str, facts: PyFacts) -> None:
+        """The attribute types and functions of PATH's classes (`self.llm = LLM()`), for every
+        file before any call is resolved: a call on `self.llm` in a subclass's file reads them
+        whichever of the two files is walked first."""
         g = self.g
-        mid = f"{path}::{MODULE}"
         defs = {d.qualname: d for d in facts.defs}
-        class_quals = {c.qualname: c for c in facts.classes}
-        # attribute types of this file's classes
         for a in facts.assigns:
             if a.scope_kind == "function" and a.target.startswith("self.") and "." not in a.target[5:]:
                 d = defs.get(a.scope)
@@ -753,6 +756,12 @@ class _Resolver:
                 t = self.annotation_class(path, a.annotation)
                 if t:
                     self.attr_types.setdefault(f"{path}::{a.scope}", {})[a.target] = t
+
+    def file_edges(self, path: str, facts: PyFacts) -> None:
+        g = self.g
+        mid = f"{path}::{MODULE}"
+        defs = {d.qualname: d for d in facts.defs}
+        class_quals = {c.qualname: c for c in facts.classes}
         local_types: dict[str, dict[str, str]] = {}
         # (function, name) a function binds itself: a module instance of that name is shadowed
         bound: set[tuple[str, str]] = set()
