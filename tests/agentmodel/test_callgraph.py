@@ -768,3 +768,59 @@ def test_an_instance_dispatch_table_reaches_the_methods_and_functions_it_holds()
     # looked up on the receiver's class: the subclass's override is the entry it runs
     assert {e for e in edges(g, "agent.py::Careful.act") if e[1] == "table"} == {
         ("agent.py::Careful.run_bash", "table"), ("tools.py::read_file", "table")}
+
+
+RESPONDERS = {
+    "bot/agent.py": """
+        class Agent:
+            def responders(self):
+                return [("agent", self.agent_response), ("llm", self.llm_response)]
+
+            def labels(self):
+                return [("agent", "self.agent_response"), ("llm", self.llm_response())]
+
+            def agent_response(self, msg):
+                return msg
+
+            def llm_response(self, msg):
+                return msg
+
+
+        class ChatAgent(Agent):
+            def llm_response(self, msg):
+                return msg.upper()
+        """,
+    "bot/task.py": """
+        from bot.agent import Agent
+
+
+        class Task:
+            def __init__(self, agent: Agent):
+                pairs = agent.responders()
+                self.table = dict(pairs)
+                self.names = dict(agent.labels())
+
+            def step(self, entity, msg):
+                fn = self.table[entity]
+                return fn(msg)
+
+            def label(self, entity, msg):
+                return self.names[entity](msg)
+        """,
+}
+
+
+def test_a_table_built_from_a_method_that_returns_bound_methods_reaches_them():
+    # `self.table = dict(pairs)`, `pairs = agent.responders()`, and responders() returns
+    # `self.llm_response`: the table holds the receiver class's methods, overrides included
+    g = graph_of(RESPONDERS)
+    assert {e for e in edges(g, "bot/task.py::Task.step") if e[1] == "table"} == {
+        ("bot/agent.py::Agent.agent_response", "table"), ("bot/agent.py::Agent.llm_response", "table")}
+    assert {"agent_response", "llm_response"} <= g.called_names["bot/task.py::Task.step"]
+
+
+def test_a_returned_string_or_method_call_puts_no_method_in_the_table():
+    # labels() returns a string naming a method and the result of calling one: neither is a
+    # method the table holds
+    g = graph_of(RESPONDERS)
+    assert not {e for e in edges(g, "bot/task.py::Task.label") if e[1] == "table"}

@@ -32,6 +32,7 @@ _MISSING = object()  # not in a memo yet
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # `self.handlers[name]`, `self.handlers.get(name)`: an entry of an instance's dispatch table
 _SELF_TABLE = re.compile(r"^self\.([A-Za-z_]\w*)(?:\[[^\]]*\]|\.get\([^()]*\))$")
+_RECEIVER_CALL = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\(")  # `agent.responders(`
 _SELF_NAME = re.compile(r"\bself\.([A-Za-z_]\w*)\b(?!\s*\()")  # a method named, not called
 # what a pipeline loop iterates: a collection by name, one entry of it, or its values
 # (`STEPS`, `STEPS[config]`, `STEPS.get(mode, [])`, `HANDLERS.values()`)
@@ -805,6 +806,9 @@ class _Resolver:
                     g.add_edge(src, t, c.line, how)
                 if any(how in ("self", "super", "attr", "attr-class", "local") for _t, how in targets):
                     g.add_called(src, c.short, c.line)  # virtual: overrides too
+                for t, how in targets:
+                    if how == "table" and g.nodes[t].cls:  # a table's methods: overrides too
+                        g.add_called(src, g.nodes[t].name, c.line)
             else:
                 # a method on a receiver of unknown class: any live class's method of that name
                 g.add_called(src, c.short, c.line)
@@ -1061,7 +1065,47 @@ class _Resolver:
                 for _name, t in self._named_refs(path, a.value, a.scope):
                     if self.g.nodes[t].kind == "function" and t not in got:
                         got.append(t)
+                for t in self._returned_methods(path, a, cls_id):
+                    if t not in got:
+                        got.append(t)
         return got
+
+    def _returned_methods(self, path: str, a, cls_id: str) -> list[str]:
+        """`self.handlers = dict(pairs)` with `pairs = agent.responders()`: the methods a
+        method of the receiver's class returns by name (`return [("llm", self.llm_response),
+        ...]`), looked up on that class. The receiver is `self`, a parameter typed by its
+        annotation, or a local built by a constructor; the call is in the value or in the
+        value of a local it names."""
+        code = _code_text(a.value)
+        texts = [code] + [_code_text(v) for n in dict.fromkeys(_IDENT.findall(code))
+                          for v in self._local_values(path, a.scope, n)]
+        d = self.py[path].function(a.scope)
+        out: list[str] = []
+        for text in texts:
+            for recv, meth in _RECEIVER_CALL.findall(text):
+                rc = self._receiver_class(path, d, recv, cls_id)
+                m = self.g.method(rc, meth) if rc else None
+                node = self.g.nodes.get(m) if m else None
+                facts = self.py.get(node.path) if node is not None else None
+                if facts is None:
+                    continue
+                for value in facts.return_values.get(node.qualname, ()):
+                    for name in dict.fromkeys(_SELF_NAME.findall(_code_text(value))):
+                        t = self.g.method(rc, name)
+                        if t and t not in out:
+                            out.append(t)
+        return out
+
+    def _receiver_class(self, path: str, d: FuncDef | None, recv: str, cls_id: str) -> str | None:
+        if recv == "self":
+            return cls_id
+        if d is None:
+            return None
+        p = next((p for p in d.params if p.name == recv), None)
+        if p is not None:
+            return self.annotation_class(path, p.annotation)
+        values = self._local_values(path, d.qualname, recv)
+        return self.ctor_class(path, values[0]) if len(values) == 1 else None
 
     def _named_refs(self, path: str, value: str, func: str | None):
         """(name, node) for each name VALUE's code text names that resolves (strings blanked,

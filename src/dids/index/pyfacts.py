@@ -200,6 +200,8 @@ class PyFacts:
     partial: str = ""  # what part of the file was left out of the facts, if any
     lang: str = "python"  # python | typescript | javascript (tsfacts makes the last two)
     defaults: tuple[ConfigDefault, ...] = ()  # code defaults (TypeScript/JavaScript only)
+    # function qualname -> the text of each value it returns, in source order (Python only)
+    return_values: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def is_code_line(self, line: int) -> bool:
         return line not in self.prose_lines
@@ -627,6 +629,13 @@ def extract(path: str, src: bytes) -> PyFacts:
         )
 
     facts.blocks = _blocks(src, caps, enclosing)
+    returned: dict[str, list[str]] = {}
+    for node in sorted(caps.get("exit.r", ()), key=_start_byte):
+        value = node.named_children[0] if node.named_child_count else None
+        func, _cls = enclosing(node.start_byte)
+        if value is not None and value.type != "comment" and func:
+            returned.setdefault(func, []).append(_text(src, value))
+    facts.return_values = {f: tuple(v) for f, v in returned.items()}
     for node in sorted(caps.get("import", ()), key=_start_byte):
         origins: dict[str, str] = {}
         _parse_imports(src, node, origins)
