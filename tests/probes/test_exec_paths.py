@@ -184,6 +184,16 @@ def run_later(command):
 def tidy():
     cmd = ["git", "gc"]
     subprocess.run(cmd)  # fixed
+
+
+def run_planned(commands):
+    for command in commands:
+        subprocess.run(command.split(" "))  # loop
+
+
+def prune():
+    for cmd in ["git gc", "git prune"]:
+        subprocess.run(cmd.split(" "))  # fixed loop
 '''
 
 
@@ -191,4 +201,5 @@ def test_handed_in_follows_locals_and_closures_but_not_settings_or_fixed_command
     found = probe_findings(repo, {"agent/run.py": HANDED}, "exec.spawn")
     got = {HANDED.splitlines()[f.location.start_line - 1].rsplit("# ", 1)[-1]: f.data["handed_in"]
            for f in found}
-    assert got == {"settings": False, "derived": True, "closure": True, "fixed": False}
+    assert got == {"settings": False, "derived": True, "closure": True, "fixed": False,
+                   "loop": True, "fixed loop": False}

@@ -119,7 +119,21 @@ def run_checked(raw: dict):
     return out
 
 
-TOOLS = {"run_shell": run_shell, "run_script": run_script, "run_checked": run_checked}
+def validate_response(reply: dict) -> dict:
+    if "commands" not in reply:
+        raise ValueError(reply)
+    return reply
+
+
+@tool
+def run_planned(reply: dict):
+    plan = validate_response(reply)
+    for command in plan["commands"]:
+        subprocess.run(command, shell=True)
+
+
+TOOLS = {"run_shell": run_shell, "run_script": run_script, "run_checked": run_checked,
+         "run_planned": run_planned}
 '''
 
 PREAMBLE = '''import socket
@@ -189,8 +203,11 @@ def test_filter_preamble_replacing_process_and_network_functions(live):
         ("bot/preamble.py", line_of(PREAMBLE, "socket.socket ="), line_of(PREAMBLE, "subprocess.Popen ="))]
 
 
-def test_filter_ignores_model_validate_and_checks_after_the_spawn(live):
-    assert not [x for x in live.findings()["exec.filter"] if x.data.get("func") == "run_checked"]
+def test_filter_ignores_model_validate_reply_checks_and_checks_after_the_spawn(live):
+    """`validate_response(reply)` checks the shape of the model's reply, not what its commands
+    would do; a check after the spawn guards nothing."""
+    assert not [x for x in live.findings()["exec.filter"]
+                if x.data.get("func") in ("run_checked", "run_planned")]
     assert len(live.findings()["exec.filter"]) == 3
 
 

@@ -818,7 +818,11 @@ class _Resolver:
                 if v.startswith("*"):
                     v = v.lstrip("*")
                 if _DOTTED.match(v) and not v[0].isdigit():
-                    t = self._ref(path, v, func, cls)
+                    head = v.split(".", 1)[0]
+                    # a parameter or local of that name (`handle(data)` in a function whose
+                    # parameter `data` shadows a module function `data`) names no code
+                    t = None if head not in ("self", "cls") and self._binds(func, head, bound) \
+                        else self._ref(path, v, func, cls)
                     if t:
                         g.add_edge(src, t, c.line, "ref")
                 elif v[:1] in ("'", '"'):  # only a quoted dotted path names code (_string_ref)
@@ -855,9 +859,9 @@ class _Resolver:
                     _DOTTED.match(a.value.strip()) and not a.value.strip()[0].isdigit():
                 if self._ref(path, a.value.strip(), None, None):
                     continue  # an alias (`OldName = NewName`), in `top` since collect_aliases
-            for name, t in self._named_refs(path, a.value,
-                                            a.scope if a.scope_kind == "function" else None):
-                if name not in keyed:
+            scope = a.scope if a.scope_kind == "function" else None
+            for name, t in self._named_refs(path, a.value, scope):
+                if name not in keyed and not self._binds(scope, name, bound):
                     g.add_edge(src, t, a.line, "ref")
         for c in facts.calls:  # importlib.import_module(f"{pkg.__name__}.{name}"): a plugin scan
             if c.short in ("import_module", "__import__") and c.args:

@@ -46,9 +46,9 @@ class ModuleMap:
             self.is_package[p] = package
             self.by_name.setdefault(name, p)
             alias = ".".join(parts[:-1] if package else parts)
-            if alias.startswith("src."):
-                alias = alias[4:]
-            self.by_name.setdefault(alias, p)
+            self.by_name.setdefault(alias, p)  # `src.agents` where `src/` is a namespace package
+            if alias.startswith("src."):  # ... and `agents` of a src layout
+                self.by_name.setdefault(alias[4:], p)
 
     def module_of(self, path: str) -> str | None:
         return self.by_path.get(path)

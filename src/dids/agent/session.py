@@ -115,6 +115,10 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
                                       kind="framework"))
     strong = [lp for lp in session.loops if lp.kind == "framework" or
               (lp.depth <= 1 and not lp.in_tool)]
+    if not any(lp.kind == "framework" or not lp.items for lp in session.loops):
+        # every loop maps work over items (`for query in queries: ask(query)`): none is the
+        # agent's turns, and the agent is event-driven (a pipeline run per message)
+        strong = []
     steps = _steps(index, graph, reach, llm_sites, rev)
     if not strong:  # event-driven agents: one model step per event
         # unless a loop's own body calls the step (`while True: self.step()`): that loop is the
@@ -219,6 +223,8 @@ def _over_items(b: Block) -> bool:
     """Whether the loop B maps work over items: a `for` over a collection or a stream
     (`enumerate(self._guardrails)`, `config.all_llms()`, `outputs["files"]`), not over turns."""
     head = b.head.strip()
+    if ";" in head:  # a C-style `for (let i = 0; i < max; i++)` counts turns
+        return False
     return b.kind == "for" and not _COUNTED.match(head) and \
         not _TURN_WORD.search(b.target) and not _TURN_WORD.search(head)
 
@@ -280,7 +286,7 @@ def _retry_count(b) -> bool:
         b.head.strip().startswith("range(")
 # methods of a class that holds a model call and that callers use to ask the model
 _ASK = re.compile(r"^(a?completion|complete|a?generate\w*|a?chat\w*|a?invoke|call|__call__|query|ask|"
-                  r"predict|respond|run_llm|call_llm|llm_call)$")
+                  r"predict|respond|run_llm|call_llm|llm_call|a?inference|a?infer)$")
 
 
 _ASKER = re.compile(r"(^|\.)(_?llm|_?model|_?client|chat_model|_?lm|provider|llm_client|model_backend|"

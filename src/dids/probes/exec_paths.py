@@ -218,10 +218,16 @@ def handed_in(facts: PyFacts, call: Call) -> bool:
         chain.add(qual)
         qual = qual.rpartition(".")[0]
     derived -= {"self", "cls", "this"}
-    assigns = [a for a in facts.assigns if a.scope in chain and a.value and a.line <= call.line]
+    # (target, value) bindings before the call: assignments, and loop variables over what the
+    # caller handed in (`for command in commands: subprocess.run(command.split())`)
+    binds = [(a.target, a.value) for a in facts.assigns
+             if a.scope in chain and a.value and a.line <= call.line]
+    binds += [(b.target, b.head) for b in getattr(facts, "blocks", ())
+              if b.kind == "for" and b.func in chain and b.target and b.line <= call.line]
     for _ in range(_DERIVED_STEPS):
-        grown = {n for a in assigns if any(m.group(0) in derived for m in _NAME.finditer(a.value))
-                 for n in _NAME.findall(a.target)} - derived - {"self", "this"}
+        grown = {n for target, value in binds
+                 if any(m.group(0) in derived for m in _NAME.finditer(value))
+                 for n in _NAME.findall(target)} - derived - {"self", "this"}
         if not grown:
             break
         derived |= grown
@@ -515,6 +521,11 @@ _PATCH_LINE = (r"^\s*[\w.]*(socket|builtins|subprocess|os|shutil|requests|urllib
                r"check_output|system|popen|remove|rmtree|get|post|urlopen)\s*=\s*\w")
 
 
+# a check of the model's reply (`validate_response`, `validate_json`): its shape, not what the
+# command it carries would do
+_OF_REPLY = re.compile(r"(response|reply|json|schema|format|output|result|answer|message)s?$", re.I)
+
+
 @probe("exec.filter", ("C4", "C3"),
        "A command filter is not isolation: run the command in a sandbox as well.")
 def filters(index: RepoIndex):
@@ -535,7 +546,8 @@ def filters(index: RepoIndex):
                 continue
             for c in calls_by_func(f2).get(func, ()):
                 if c.line < line and _VALIDATOR.search(c.short) and c.short != call.short \
-                        and not c.short.startswith("model_validate"):
+                        and not c.short.startswith("model_validate") \
+                        and not _OF_REPLY.search(c.short):
                     seen.add((f2.path, func))
                     yield finding("exec.filter", f"{c.raw}(...) checks the command before "
                                   f"{func} runs it (filtering, not isolation).", f2.path, c.line,
