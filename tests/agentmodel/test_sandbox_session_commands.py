@@ -96,11 +96,17 @@ def test_commands_the_model_writes_into_a_sandbox_session_are_scoped_as_raw_comm
                                               bench.line("benchagent/env.py", "BashAction(command=command"))
 
 
-def test_a_fixed_setup_command_alone_leaves_tool_scoping_unassessed(tmp_path_factory):
+def test_a_fixed_setup_command_alone_is_no_model_command(tmp_path_factory):
+    """The container runs only a command the code fixes: the model is left with no action
+    (the no-tool levels), not with raw commands."""
     env = ENV.replace("BashAction(command=command, timeout=timeout)", 'BashAction(command="ls")')
     m = modelled(tmp_path_factory, {**FILES, "benchagent/env.py": env})
     ctx = Context(index=m.index, findings=m.findings(), rubric=load_rubric())
-    assert not assess_c3(ctx).assessed
+    got = assess_c3(ctx)
+    default = got.configurations[0]
+    assert [default.dims[d].level for d in "SCDB"] == [2, 2, 2, 2]
+    assert "no tools" in got.summary
+    assert all(e.path != "benchagent/env.py" for e in default.dims["S"].evidence)
 
 
 def test_with_no_tool_the_ungated_command_executor_is_the_c2_evidence(bench):

@@ -212,10 +212,42 @@ def test_c3_a_package_code_executor_stands_in_when_no_loop_is_found(score):
     c3 = score(INTERP)["C3"]
     assert c3.assessed and lv(c3)[0] == 0  # model-written code run as given
     assert any("package's code executor (interp/kernel.py:" in n for n in c3.notes), (c3.notes, c3.summary)
-    # the same executor only in a build script is no stand-in: nothing to assess
+    # the same executor only in a build script is no stand-in: what is left is the summariser,
+    # a loop that gives the model no tools (below)
     off = score({**{k: v for k, v in INTERP.items() if k != "interp/kernel.py"},
                  "scripts/kernel.py": KERNEL})["C3"]
-    assert not off.assessed
+    assert off.assessed and lv(off) == (2, 2, 2, 2)
+
+
+SUMMARISER = {k: v for k, v in INTERP.items() if k not in ("interp/kernel.py", "interp/roles.py")}
+SUMMARISER["interp/cli.py"] = ("from interp.summary import summarise\n\n\n"
+                               "def main():\n    summarise([])\n")
+RUN_SCRIPT = '''import subprocess
+
+from interp.summary import summarise
+
+
+def main():
+    summarise([])
+    subprocess.run("bash run.sh", shell=True)
+'''
+
+
+def test_c3_a_loop_that_gives_the_model_no_tools_is_scoped_unless_host_commands_follow(score):
+    """A summariser whose code handles each reply: the model fills no action's arguments (L2,
+    with the agent loop as the decisive citation and the negative search beside it). The same
+    loop followed by a host command on the scored path (a run script the code executes) is
+    weaker; with no model call at all there is nothing to assess."""
+    c3 = score(SUMMARISER)["C3"]
+    assert c3.assessed and lv(c3) == (2, 2, 2, 2)
+    s = c3.assessment.configurations[0].dims["S"].evidence
+    assert s[0].probe == "agent.loop" and s[0].path.startswith("interp/") and s[1].kind == "search"
+    assert "no tools" in c3.summary
+    ran = score({**SUMMARISER, "interp/cli.py": RUN_SCRIPT})["C3"]
+    assert ran.assessed and lv(ran) == (1, 1, 1, 1)
+    silent = score({k: v for k, v in SUMMARISER.items() if k != "interp/summary.py"} |
+                   {"interp/cli.py": "def main():\n    return 0\n"})["C3"]
+    assert not silent.assessed
 
 
 def test_c10_enforced_limits_beat_declared_caps(score):

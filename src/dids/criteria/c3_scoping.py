@@ -127,6 +127,10 @@ def assess(ctx: Context) -> CriterionAssessment:
                      f"package's code executor ({code[0].finding.location.label()}) as the "
                      "agent's action (inferred).",)
     if not tools and not code and not commands:
+        loops = [x for x in f["agent.loop"]
+                 if str(x.data.get("reach", "default")).split(":")[0] in ("default", "library")]
+        if loops and not any(p.finding.data.get("handed_in") for p in model_exec):
+            return _no_tool_surface(ctx, loops)
         return CriterionAssessment(
             criterion="C3", assessed=False,
             summary="No tool registration dids recognises was found on the scored path, so tool "
@@ -251,6 +255,46 @@ def assess(ctx: Context) -> CriterionAssessment:
                f"{len(ssrf)} destination checks and {len(allow)} per-agent tool allowlists.")
     return CriterionAssessment(criterion="C3", assessed=True, summary=summary,
                                configurations=(b.build(),), notes=notes)
+
+
+def _no_tool_surface(ctx: Context, loops) -> CriterionAssessment:
+    """The agent loop asks the model, but gives it nothing to call: no tool registration, tool
+    schema or model-driven executor is on the scored path (a reviewer, summariser or pipeline
+    whose code decides what is done with each reply). The model fills no action's arguments,
+    which scopes it; a host command on the scored path near that work (a run script the code
+    executes) may still take what the replies wrote, so that case is weaker (inferred)."""
+    sh = shared(ctx)
+    none = finding("tools.inventory", "live source for tool registrations, tool schemas and "
+                   "model-driven executors on the scored path → 0 hits.", kind=Kind.search)
+    host = [p.finding for p in sh.exec_paths
+            if not p.opt_in and p.reach == "default" and p.cls == "host"]
+    b = ConfigBuilder(ctx, "C3", "default", "default configuration", opt_in=False)
+    if host:
+        lvl = 1
+        stext = ("The model is given no tools; the code runs host commands on the scored path "
+                 "that what the model wrote may feed, with no schema or check.")
+        ev = loops[:1] + host[:1] + [none]
+        btext = ("A poisoned reply reaches what the code does with it, including the host "
+                 "commands it runs.")
+    else:
+        lvl = 2
+        stext = ("The model is given no tools: it answers in text, and the code decides what is "
+                 "done with each reply; the model fills no action's arguments.")
+        ev = loops[:1] + [none]
+        btext = ("A poisoned reply changes only the text the code acts on, in the systems the "
+                 "code is configured for.")
+    b.set("S", lvl, stext, ev)
+    b.set("C", lvl, "No tool path exists; what the code does with each reply is fixed by the code.",
+          ev)
+    b.set("D", lvl, "No tool is enabled by default: the default session gives the model none.", ev)
+    b.set("B", lvl, btext, ev)
+    return CriterionAssessment(
+        criterion="C3", assessed=True, configurations=(b.build(),),
+        summary="The default session gives the model no tools (0 tool registrations or schemas, "
+                "0 model-driven executors on the scored path); the levels are inferred from the "
+                "agent loop, whose replies the code handles itself.",
+        notes=("No tool registration was found on the scored path; tools registered in a way "
+               "dids does not read yet would change these levels.",))
 
 
 __all__ = ["assess", "caps", "default_tools", "snippet_tool_names", "Kind", "finding"]
