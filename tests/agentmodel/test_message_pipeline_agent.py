@@ -117,6 +117,10 @@ class LLM:
         with concurrent.futures.ThreadPoolExecutor() as executor:
             future = executor.submit(model.inference, self.model_id, prompt)
             return future.result(timeout=60)
+
+    def describe(self):
+        model = self.models["openai"]
+        print(model.inference)
 '''
 
 LLM_INIT = "from .llm import LLM\n"
@@ -174,3 +178,13 @@ def test_the_planned_commands_are_the_models_and_a_reply_check_is_no_filter(engi
     spawn = [x for x in f["exec.spawn"] if x.location.path == "src/agents/runner.py"]
     assert [x.data["handed_in"] for x in spawn] == [True]
     assert f["exec.filter"] == []
+
+
+def test_a_bound_method_handed_to_an_executor_is_called_there(engineer):
+    """`executor.submit(model.inference, ...)` on a local whose class the reader cannot see:
+    the wrapper reaches the provider's `inference` by name, as `model.inference(...)` would.
+    A bound method passed to a call that runs nothing (`print(model.inference)`) is not."""
+    called = engineer.model.graph.called_names.get("src/llm/llm.py::LLM.inference", set())
+    assert "inference" in called
+    assert "inference" not in engineer.model.graph.called_names.get("src/llm/llm.py::LLM.describe",
+                                                                    set())

@@ -39,6 +39,47 @@ def main(interactive: bool = typer.Option(True, "--interactive/--no-interactive"
 '''
 
 
+HELPERS = '''import os
+
+
+def load_bool(key, default):
+    return os.environ.get(key, str(default)).lower() in ("1", "true")
+
+
+BASH_UNSAFE_ALLOW_ALL = load_bool("BASH_UNSAFE_ALLOW_ALL", False)
+ENABLE_TOOL_APPROVAL = load_bool("ENABLE_TOOL_APPROVAL", True)
+APPROVAL_COLOUR = load_bool("approval_colour", True)
+SANDBOX_IMAGE = Path("SANDBOX_IMAGE")
+MAX_STEPS = get_env_int("MAX_STEPS", 30)
+'''
+
+
+def test_a_repository_env_helper_is_read_as_an_environment_default(repo):
+    """`load_bool("KEY", default)`, `get_env_int("KEY", n)`: the repository's own environment
+    helpers give their key a shipped default, as os.environ.get does. A lowercase key or a
+    call that is no environment helper (`Path("...")`) does not."""
+    found = _by_setting(probe_findings(repo, {"agent/env_vars.py": HELPERS}, "config.default"))
+    assert found["BASH_UNSAFE_ALLOW_ALL"].data["value"] == "False"
+    assert found["ENABLE_TOOL_APPROVAL"].data["value"] == "True"
+    assert found["ENABLE_TOOL_APPROVAL"].data["topic"] == "approval"
+    assert found["MAX_STEPS"].data["value"] == "30"
+    assert "approval_colour" not in found and "SANDBOX_IMAGE" not in found
+
+
+def test_env_helper_keys_are_settings_bound_to_their_constant():
+    from dids.index.pyfacts import extract
+    from dids.index.settings import code_settings
+
+    class _Index:
+        def source_py(self):
+            return [extract("agent/env_vars.py", HELPERS.encode())]
+
+    got = {s.key: s for s in code_settings(_Index())}
+    assert got["ENABLE_TOOL_APPROVAL"].value == "True"
+    assert got["ENABLE_TOOL_APPROVAL"].var == "ENABLE_TOOL_APPROVAL"
+    assert "SANDBOX_IMAGE" not in got
+
+
 def _by_setting(found):
     return {f.data["setting"]: f for f in found}
 

@@ -821,10 +821,21 @@ class _Resolver:
                     head = v.split(".", 1)[0]
                     # a parameter or local of that name (`handle(data)` in a function whose
                     # parameter `data` shadows a module function `data`) names no code
-                    t = None if head not in ("self", "cls") and self._binds(func, head, bound) \
-                        else self._ref(path, v, func, cls)
+                    local = head not in ("self", "cls") and self._binds(func, head, bound)
+                    t = None if local else self._ref(path, v, func, cls)
                     if t:
                         g.add_edge(src, t, c.line, "ref")
+                    elif local and c.short in _CALLBACK_TAKERS and v.count(".") == 1:
+                        # `executor.submit(model.inference, p)` on a local or parameter: the
+                        # bound method runs there, as `model.inference(p)` would (by its
+                        # class when known, else any live class's method of that name)
+                        meth = v.split(".", 1)[1]
+                        k = local_types.get(func or "", {}).get(head)
+                        m = g.method(k, meth) if k else None
+                        if m:
+                            g.add_edge(src, m, c.line, "ref")
+                        else:
+                            g.add_called(src, meth, c.line)
                 elif v[:1] in ("'", '"'):  # only a quoted dotted path names code (_string_ref)
                     t = self._string_ref(v)
                     if t:
@@ -1187,6 +1198,12 @@ class _Resolver:
                 return True
             func = func.rsplit(".", 1)[0] if "." in func else ""
         return False
+
+
+# calls that run a callable they are handed (executors, threads, event loops, partials)
+_CALLBACK_TAKERS = frozenset({"submit", "run_in_executor", "to_thread", "Thread", "Process",
+                              "Timer", "partial", "apply_async", "map", "starmap", "imap",
+                              "call_soon", "call_later", "add_done_callback", "run_sync"})
 
 
 def resolve_value(facts: PyFacts, text: str) -> str:

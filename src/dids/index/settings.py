@@ -18,12 +18,30 @@ _GETENV = re.compile(
     r"""(?:environ\.get|getenv)\([ \t]*(?:key[ \t]*=[ \t]*)?["']([A-Za-z_][A-Za-z0-9_]*)["'][ \t]*(?:,([^)]*))?\)"""
 )
 # constructor/function parameters that choose an execution backend
+# the same read through a helper, as an assignment's value text (`load_bool("K", True)`)
+_WRAPPED = re.compile(r"""^[\w.]+\([ \t]*["']([A-Z][A-Z0-9_]{2,})["']""")
 _SELECTOR_PARAM = re.compile(r"^(executor_type|executor_kind|code_executor|sandbox|sandbox_type|"
                              r"sandbox_mode|sandbox_backend|execution_backend|backend|runtime|"
                              r"isolation|isolation_mode|exec_mode|execution_mode)$")
 _ENUM_MEMBER = re.compile(r"^[A-Z][A-Za-z0-9_]*\.[A-Z][A-Z0-9_]*$")
 _CONST = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*|True|False|None|["'][^"']*["'])$""")
+
+
+# a repository's own environment helper: `load_bool("KEY", True)`, `get_env_int("KEY", 5)`,
+# `env_str("KEY")`, `read_env("KEY", "x")` (the key a literal UPPER_CASE name)
+_ENV_HELPER = re.compile(r"^(?:(?:load|get|read|parse)_?)?(?:env_?)?(?:bool|int|float|str|list|flag)"
+                         r"(?:_?env)?$|^(?:load|get|read)_?env(?:_\w+)?$|^env_\w+$", re.I)
+_ENV_KEY = re.compile(r"""^["']([A-Z][A-Z0-9_]{2,})["']$""")
+
+
+def env_wrapper_key(call) -> str | None:
+    """The environment key a helper call reads (`load_bool("ENABLE_X", True)` -> ENABLE_X), or
+    None when CALL is not such a helper or its key is not a literal UPPER_CASE name."""
+    if not call.args or not _ENV_HELPER.match(call.callee.rsplit(".", 1)[-1]):
+        return None
+    m = _ENV_KEY.match(call.args[0].strip())
+    return m.group(1) if m else None
 
 
 def strip_quotes(v: str | None) -> str | None:
@@ -40,7 +58,8 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
     for facts in index.source_py():
         start = len(out)  # this file's settings begin here
         for call in facts.calls:
-            if call.callee not in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
+            if call.callee not in ("os.environ.get", "os.getenv", "environ.get", "getenv") and \
+                    not env_wrapper_key(call):
                 continue
             if not call.args:
                 continue
@@ -68,7 +87,7 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
                 out.append(Setting(a.target, strip_quotes(value), facts.path, a.line, "code",
                                    var=a.target))
             elif a.scope_kind == "module" and _CONST.match(a.target) and a.value:
-                m = _GETENV.search(a.value)
+                m = _GETENV.search(a.value) or _WRAPPED.search(a.value)
                 if m:
                     continue  # recorded from the call itself above, with its variable below
                 if _LITERAL.match(a.value.strip()) or _ENUM_MEMBER.match(a.value.strip()):
@@ -78,7 +97,7 @@ def code_settings(index: "RepoIndex") -> list[Setting]:
         for a in facts.assigns:
             if a.scope_kind != "module" or not a.value:
                 continue
-            m = _GETENV.search(a.value)
+            m = _GETENV.search(a.value) or _WRAPPED.search(a.value)
             if m:
                 for i in range(start, len(out)):
                     s = out[i]
