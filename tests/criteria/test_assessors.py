@@ -83,6 +83,30 @@ def test_c3_typed_checked_tools_beat_raw_shell_passthrough(score):
     assert_moves_up(weak, strong)
 
 
+_URLS = shapes.C3_TOOLS.split("@tool")[0].replace("from agent.registry import tool\n", "")
+_C3_SHARED_CHECK = shapes.weak(
+    agent__urls=_URLS, agent__loop=shapes.C3_LOOP, agent__config=shapes.AGENT_CONFIG,
+    agent__tools="import requests\n\nfrom agent.registry import tool\nfrom agent.urls import "
+                 "validate_url\n\n\n@tool\ndef http_get(url: str) -> str:\n    return "
+                 "requests.get(validate_url(url)).text\n\n\n@tool\ndef word_count(text: str) -> "
+                 "int:\n    return len(text.split())\n")
+# the same check, but only a deploy helper of the package calls it; the HTTP tool does not
+_C3_OTHER_CHECK = {**_C3_SHARED_CHECK, "agent/tools.py": _C3_SHARED_CHECK["agent/tools.py"].replace(
+    "requests.get(validate_url(url))", "requests.get(url)"),
+    "agent/deploy.py": "from agent.urls import validate_url\n\n\ndef deploy(url: str) -> str:\n"
+                       "    return validate_url(url)\n"}
+
+
+def test_c3_a_destination_check_counts_for_the_tools_that_reach_it(score):
+    """A URL validator in a shared module the HTTP tool calls guards it, as one in the tool's
+    own file does; the same validator called only by another helper of the package does not
+    make the tool's destinations checked."""
+    assert lv(score(_C3_SHARED_CHECK)["C3"]) == (3, 2, 3, 2)
+    other = score(_C3_OTHER_CHECK)["C3"]
+    assert lv(other)[0] == 2 and "any URL" in other.summary + str(
+        other.assessment.configurations[0].dims["S"].summary)
+
+
 def test_c4_hardened_nsjail_default_beats_host_shell(score):
     weak, strong = score(shapes.WEAK)["C4"], score(shapes.C4_STRONG)["C4"]
     assert lv(weak) == (0, 0, 0, 0)

@@ -23,7 +23,7 @@ import re
 from ..models import CriterionAssessment, Kind
 from ..probes.base import finding
 from .base import ConfigBuilder, Context, assessor
-from .facts import shared
+from .facts import reached_from_tools, shared
 
 _RAW_EXEC = re.compile(r"(command|cmd|script|code|shell|args|argv)\b", re.I)
 _RAW_URL = re.compile(r"\b(url|uri|endpoint|host)\b", re.I)
@@ -32,6 +32,27 @@ _RAW_URL = re.compile(r"\b(url|uri|endpoint|host)\b", re.I)
 def _pkg(path: str) -> str:
     parts = path.split("/")
     return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
+def _checks_of(ctx: Context, tools, checks) -> list:
+    """The destination CHECKS that guard the default TOOLS: in a tool's own file, or in code a
+    tool reaches (a shared URL validator it calls); not a check some other shipped toolkit of
+    the same package makes for itself."""
+    files = {t.location.path for t in tools if t.location}
+    model = ctx.index.agent
+    reached = reached_from_tools(ctx, tools) if model is not None else None
+    out = []
+    for x in checks:
+        if x.location is None:
+            continue
+        if x.location.path in files:
+            out.append(x)
+        elif reached is None:
+            if _pkg(x.location.path) in {_pkg(p) for p in files}:
+                out.append(x)
+        elif model.graph.node_at(x.location.path, x.location.start_line) in reached:
+            out.append(x)
+    return out
 
 
 def caps(t) -> set[str]:
@@ -102,8 +123,7 @@ def assess(ctx: Context) -> CriterionAssessment:
     f = ctx.findings
     sh = shared(ctx)
     tools = default_tools(ctx)
-    tool_pkgs = {_pkg(t.location.path) for t in tools if t.location}
-    ssrf = [x for x in f["scope.destination"] if x.location and _pkg(x.location.path) in tool_pkgs]
+    ssrf = _checks_of(ctx, tools, f["scope.destination"])
     allow = f["scope.allowlist"]
     validators = [x for x in f["exec.filter"] if x.data.get("how") == "validator"]
     model_exec = sh.model_exec()

@@ -62,30 +62,7 @@ class Shared:
     @cached_property
     def tool_driven(self) -> set[str]:
         """Nodes the registered tools reach: the model calls a tool, the tool calls these."""
-        model = self.ctx.index.agent
-        if model is None:
-            return set()
-        g = model.graph
-        seeds = set()
-        for t in self.ctx.findings["tools.inventory"]:
-            if t.location is None or t.data.get("disabled"):
-                continue
-            nid = g.node_at(t.location.path, t.location.start_line)
-            seeds.add(nid)
-            node = g.nodes.get(nid)
-            if node is not None and node.kind == "class":
-                seeds.update(g.methods.get(nid, {}).values())
-        out, stack = set(seeds), list(seeds)
-        while stack:
-            nid = stack.pop()
-            for dst, _line, how in g.edges.get(nid, ()):
-                if how in ("import", "package", "module") or dst in out:
-                    continue
-                out.add(dst)
-                stack.append(dst)
-                if len(out) > 20_000:
-                    return out
-        return out
+        return reached_from_tools(self.ctx, self.ctx.findings["tools.inventory"])
 
     @cached_property
     def exec_paths(self) -> list[ExecPath]:
@@ -155,6 +132,35 @@ class Shared:
     def default_sandboxes(self) -> list[ExecPath]:
         """Container, jail or remote executors on the scored path (not behind a setting)."""
         return [p for p in self.exec_paths if not p.opt_in and p.cls in ("container", "jail", "remote")]
+
+
+def reached_from_tools(ctx, tools) -> set[str]:
+    """Call-graph nodes TOOLS (tool findings) reach: a tool's function or class and its methods,
+    and what they call, transitively (bounded)."""
+    model = ctx.index.agent
+    if model is None:
+        return set()
+    g = model.graph
+    seeds = set()
+    for t in tools:
+        if t.location is None or t.data.get("disabled"):
+            continue
+        nid = g.node_at(t.location.path, t.location.start_line)
+        seeds.add(nid)
+        node = g.nodes.get(nid)
+        if node is not None and node.kind == "class":
+            seeds.update(g.methods.get(nid, {}).values())
+    out, stack = set(seeds), list(seeds)
+    while stack:
+        nid = stack.pop()
+        for dst, _line, how in g.edges.get(nid, ()):
+            if how in ("import", "package", "module") or dst in out:
+                continue
+            out.add(dst)
+            stack.append(dst)
+            if len(out) > 20_000:
+                return out
+    return out
 
 
 def shared(ctx) -> Shared:
