@@ -166,7 +166,8 @@ _MODEL_CLASS = re.compile(r"(Model|LLM|Llm|Backend|Provider)$")
 _STATE_GATE = (r"\b(AWAITING_(USER_)?CONFIRMATION|awaiting_confirmation|PENDING_APPROVAL|"
                r"pending_approval|APPROVAL_REQUIRED|ApprovalRequired|AWAITING_APPROVAL|"
                r"requires_confirmation|NEEDS_APPROVAL|AwaitingApproval|AwaitingConfirmation|"
-               r"PendingApproval)\b")
+               r"PendingApproval|WAITING_FOR_PERMISSION|AWAITING_PERMISSION|PENDING_PERMISSION|"
+               r"WaitingForPermission|AwaitingPermission)\b")
 # a call that moves an action into a state (`state.updateStatus(id, Status.AwaitingApproval,
 # ...)`, `setState(State.PENDING_APPROVAL)`): the state's producer, as an assignment is
 _STATE_SETTER = re.compile(r"\b(set|update|transition|change|move)\w*(Status|State)\w*\s*\([^()]*$",
@@ -238,7 +239,7 @@ def gates(index: RepoIndex):
         before = index.line(h.path, h.line - 1).split(" #", 1)[0].rstrip()
         m = re.search(_STATE_GATE, text)
         head = text[:m.start()] if m else text
-        producer = (re.search(r"(?<![=!<>])=\s*(\(\s*)?[\w.]*$", head) or
+        producer = (re.search(r"(?<![=!<>])=\s*(\(\s*)?['\"]?[\w.]*$", head) or
                     (re.match(r"^[\w.]*$", head.strip()) and re.search(r"(?<![=!<>])=\s*\(?$", before))
                     or _STATE_SETTER.search(re.sub(r"[\w.]*$", "", head))) \
             and not re.search(r"==|!=|\bis\b|\bin\b", head)
@@ -249,9 +250,59 @@ def gates(index: RepoIndex):
         in_tool = _in_tool(index, h.path, h.line)
         if model is not None and not in_tool and not _reached_from(model.graph, driven, h.path, h.line):
             continue
+        mode = _mode_branch(index, model, h.path, h.line)
         yield finding("approval.gate", "The action is held in an awaiting-confirmation state "
-                      "until a user decision resumes it.", h.path, h.line, how="state",
-                      in_tool=in_tool)
+                      "until a user decision resumes it" + (f", in the branch `{mode[1]}` only."
+                                                           if mode else "."),
+                      h.path, h.line, how="state", in_tool=in_tool,
+                      **({"reach_as": f"opt-in:{mode[0]}"} if mode else {}))
+
+
+# a branch taken for one named choice (`if config["permission_type"].upper() == "RESTRICTED"`,
+# `if step.tool_name == "WAIT_FOR_PERMISSION"`): an equality test against a string literal
+_MODE_EQ = re.compile(r"""([\w.\[\]'"]+?)(?:\.(?:upper|lower|strip)\(\))?\s*==\s*[rbuRBU]?['"]([\w .()-]{1,60})['"]""")
+
+
+def _mode_branch(index: RepoIndex, model, path: str, line: int) -> tuple[str, str] | None:
+    """(setting, condition) when PATH:LINE runs only in a branch that tests a configured choice
+    against a literal (`== "RESTRICTED"`) whose value the shipped defaults do not decide, in its
+    own function or at every call of that function: a gate of one mode or one workflow step,
+    which a user must choose (the alternative configuration), not the default path."""
+    facts = index.py.get(path)
+    if facts is None:
+        return None
+    func = facts.func_at(line)
+    hit = _mode_test(index, model, facts, func.qualname if func else None, line)
+    if hit or func is None or model is None:
+        return hit
+    graph = model.graph
+    calls = graph._callers_index().get(graph.node_at(path, line), ())
+    got = []
+    for src, ln in calls:
+        node = graph.nodes.get(src)
+        caller = index.py.get(node.path) if node is not None else None
+        if caller is None or node.kind != "function":
+            return None
+        test = _mode_test(index, model, caller, node.qualname, ln)
+        if test is None:
+            return None
+        got.append(test)
+    return got[0] if got else None
+
+
+def _mode_test(index, model, facts, func: str | None, line: int) -> tuple[str, str] | None:
+    for b in facts.blocks:
+        if b.func != func or b.kind not in ("if", "elif") or not (b.line < line <= b.end_line):
+            continue
+        m = _MODE_EQ.search(b.head)
+        if m is None or "!=" in b.head:
+            continue
+        if model is not None and model.reach.defaults.truth(facts, func, m.group(0)) is not None:
+            continue  # the shipped defaults decide it: reach already says which way
+        keys = re.findall(r"""\[\s*['"](\w+)['"]\s*\]|\.(\w+)$|^(\w+)$""", m.group(1))
+        name = next((k for tup in reversed(keys) for k in tup if k), m.group(1))
+        return f"{name}={m.group(2)}", " ".join(b.head.split())[:80]
+    return None
 
 
 _LITERAL = re.compile(r"""^[rRbBuUfF]{0,2}['"]""")

@@ -95,6 +95,8 @@ def _with_reach(index: RepoIndex, f: Finding) -> Finding:
         path, _, at = str(f.data["reach_at"]).rpartition(":")
         line = int(at)
     reach = model.reach.of(path, line)
+    if f.data.get("reach_as") and reach.split(":")[0] in ("default", "library"):
+        reach = str(f.data["reach_as"])  # a probe that knows the branch is one a user picks
     dist = model.reach.distance(path, line)
     return f.model_copy(update={"data": {**f.data, "reach": reach,
                                          "dist": -1 if dist is None else dist}})
