@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 _GETENV = re.compile(
     r"""(?:environ\.get|getenv)\([ \t]*(?:key[ \t]*=[ \t]*)?["']([A-Za-z_][A-Za-z0-9_]*)["'][ \t]*(?:,([^)]*))?\)"""
 )
-# constructor/function parameters that choose an execution backend
 # the same read through a helper, as an assignment's value text (`load_bool("K", True)`)
 _WRAPPED = re.compile(r"""^[\w.]+\([ \t]*["']([A-Z][A-Z0-9_]{2,})["']""")
+# constructor/function parameters that choose an execution backend
 _SELECTOR_PARAM = re.compile(r"^(executor_type|executor_kind|code_executor|sandbox|sandbox_type|"
                              r"sandbox_mode|sandbox_backend|execution_backend|backend|runtime|"
                              r"isolation|isolation_mode|exec_mode|execution_mode)$")

@@ -301,7 +301,7 @@ def _mode_test(index, model, facts, func: str | None, line: int) -> tuple[str, s
             continue  # the shipped defaults decide it: reach already says which way
         keys = re.findall(r"""\[\s*['"](\w+)['"]\s*\]|\.(\w+)$|^(\w+)$""", m.group(1))
         name = next((k for tup in reversed(keys) for k in tup if k), m.group(1))
-        return f"{name}={m.group(2)}", " ".join(b.head.split())[:80]
+        return f"{name}={m.group(2)}", " ".join(m.group(0).split())[:80]
     return None
 
 

@@ -43,8 +43,6 @@ _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*(?:\s*\*\s*\d[\d_.]*)*|True|False|None|
 _FIELD = re.compile(r"^(?:\w+\.)?Field\((?:\s*default\s*=\s*)?(-?\d[\d_.]*|True|False|None|"
                     r"\"[^\"\n]{0,80}\"|'[^'\n]{0,80}')")
 _GETENV = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)$|(^|\.)env_(bool|int|str|float)$")
-# a repository's own environment helper (`load_bool("KEY", True)`, `get_env_int("KEY", 5)`):
-# read only when its first argument is an UPPER_CASE key (index.settings.env_wrapper_key)
 _CLI = re.compile(r"(^|\.)(Option|option|add_argument)$")
 _FLAG = re.compile(r"""["'](--[a-z][\w-]*)(?:/--[\w-]+)?["']""")
 
@@ -118,6 +116,8 @@ def config_defaults(index: RepoIndex):
                 yield finding("config.default", _claim(name, shown, how), facts.path, a.line,
                               a.line, setting=a.target, value=shown, topic=t, how=how)
         for c in facts.calls:
+            # os.environ.get, or the repository's own helper (`load_bool("KEY", True)`) when
+            # its first argument is an UPPER_CASE key
             if (_GETENV.search(c.callee) or env_wrapper_key(c)) and c.args:
                 key = c.args[0].strip("\"' ")
                 if not re.match(r"^[A-Za-z_]\w*$", key):
