@@ -824,3 +824,32 @@ def test_a_returned_string_or_method_call_puts_no_method_in_the_table():
     # method the table holds
     g = graph_of(RESPONDERS)
     assert not {e for e in edges(g, "bot/task.py::Task.label") if e[1] == "table"}
+
+
+def test_a_closure_sees_its_enclosing_functions_typed_parameters():
+    """`def _call(): return provider.call_model(x)` inside `invoke(provider: Provider, x)`: the
+    closure calls the annotated class's method; a closure that takes its own `provider`
+    parameter (untyped) does not inherit the outer type."""
+    g = graph_of({
+        "pkg/base.py": """
+            class Provider:
+                def call_model(self, x):
+                    raise NotImplementedError
+            """,
+        "pkg/run.py": """
+            from pkg.base import Provider
+
+
+            def invoke(provider: Provider, x):
+                def _call():
+                    return provider.call_model(x)
+
+                def _shadow(provider):
+                    return provider.call_model(x)
+
+                return _call(), _shadow(None)
+            """,
+    })
+    target = "pkg/base.py::Provider.call_model"
+    assert target in {dst for dst, _how in edges(g, "pkg/run.py::invoke._call")}
+    assert target not in {dst for dst, _how in edges(g, "pkg/run.py::invoke._shadow")}

@@ -782,6 +782,16 @@ class _Resolver:
                     t = self.annotation_class(path, p.annotation)
                     if t:
                         local_types.setdefault(d.qualname, {}).setdefault(p.name, t)
+        # a closure sees its enclosing function's typed locals and parameters (`def _call():
+        # return provider.call_model(...)` inside `_invoke(self, provider: ModelProvider)`),
+        # unless it binds the name itself; outer functions first, so nesting carries down
+        for d in sorted(facts.defs, key=lambda x: x.qualname.count(".")):
+            outer = d.qualname.rpartition(".")[0]
+            if outer in defs and outer in local_types:
+                mine = local_types.setdefault(d.qualname, {})
+                for name, t in local_types[outer].items():
+                    if (d.qualname, name) not in bound:
+                        mine.setdefault(name, t)
 
         def caller_of(func: str | None, cls: str | None) -> str:
             if func:
