@@ -322,3 +322,11 @@ def test_project_description_words_do_not_make_a_module_an_entry_point(repo):
     index = build_index(acquire(str(repo.path)))
     assert index.module_imported("pkg/security.py") is False
     assert index.module_imported("pkg/cli_main.py") is True
+
+
+def test_c5_claims_a_human_only_where_a_gate_guards_the_powerful_tools(score):
+    """With nothing powerful to run (a summariser with no tools) C5's blast radius is bounded,
+    but no gate exists, so its sentence must not say a human is asked."""
+    b = score(SUMMARISER)["C5"].assessment.configurations[0].dims["B"]
+    assert b.level == 2
+    assert "human" not in b.summary and "unattended" in b.summary

@@ -123,8 +123,11 @@ def assess(ctx: Context) -> CriterionAssessment:
                             "new agent holds no tools by default.")
         elif r2["C"]:
             bl, btext = 1, "Egress or state-changing tools run unattended, but not all Rule-of-Two legs meet."
-        else:
+        elif gate_state(ctx)["chokepoint"]:
             bl, btext = 2, "Powerful tools need a human by default."
+        else:  # read-only tools, tainted content held back, or no powerful action found
+            bl, btext = 2, ("No egress or state-changing action the model drives runs "
+                            "unattended on the default path.")
         bypass = gates.get("bypass", [])[:1] if bl == 0 else []
         b.set("B", bl, btext, (bypass + r2["C"][:2] + r2["B"][:1] + f["scope.allowlist"][:1]) or [none])
         kind = "prompt-level rules" if spots else "nothing"
