@@ -113,12 +113,12 @@ def build(index, graph: CallGraph, reach: Reach) -> Session:
         if not any(lp.node == nid for lp in session.loops):
             session.loops.append(Loop(nid, path, line, line, "framework run", ((path, line),), 0,
                                       kind="framework"))
-    strong = [lp for lp in session.loops if lp.kind == "framework" or
-              (lp.depth <= 1 and not lp.in_tool)]
-    if not any(lp.kind == "framework" or not lp.items for lp in session.loops):
-        # every loop maps work over items (`for query in queries: ask(query)`): none is the
-        # agent's turns, and the agent is event-driven (a pipeline run per message)
-        strong = []
+    # A near, non-tool loop makes the agent loop-driven, unless every loop maps work over
+    # items (`for query in queries: ask(query)`): then none is the agent's turns, and the agent
+    # is event-driven (a pipeline run per message).
+    turns = any(lp.kind == "framework" or not lp.items for lp in session.loops)
+    strong = [lp for lp in session.loops if turns and (lp.kind == "framework" or
+                                                       (lp.depth <= 1 and not lp.in_tool))]
     steps = _steps(index, graph, reach, llm_sites, rev)
     if not strong:  # event-driven agents: one model step per event
         # unless a loop's own body calls the step (`while True: self.step()`): that loop is the

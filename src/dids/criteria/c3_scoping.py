@@ -40,19 +40,13 @@ def _checks_of(ctx: Context, tools, checks) -> list:
     the same package makes for itself."""
     files = {t.location.path for t in tools if t.location}
     model = ctx.index.agent
-    reached = reached_from_tools(ctx, tools) if model is not None else None
-    out = []
-    for x in checks:
-        if x.location is None:
-            continue
-        if x.location.path in files:
-            out.append(x)
-        elif reached is None:
-            if _pkg(x.location.path) in {_pkg(p) for p in files}:
-                out.append(x)
-        elif model.graph.node_at(x.location.path, x.location.start_line) in reached:
-            out.append(x)
-    return out
+    if model is None:  # no call graph: the package of a tool is the nearest we can say
+        pkgs = {_pkg(p) for p in files}
+        return [x for x in checks if x.location and _pkg(x.location.path) in pkgs]
+    reached = reached_from_tools(ctx, tools)
+    return [x for x in checks if x.location and (
+        x.location.path in files or
+        model.graph.node_at(x.location.path, x.location.start_line) in reached)]
 
 
 def caps(t) -> set[str]:

@@ -222,7 +222,7 @@ def handed_in(facts: PyFacts, call: Call) -> bool:
     # caller handed in (`for command in commands: subprocess.run(command.split())`)
     binds = [(a.target, a.value) for a in facts.assigns
              if a.scope in chain and a.value and a.line <= call.line]
-    binds += [(b.target, b.head) for b in getattr(facts, "blocks", ())
+    binds += [(b.target, b.head) for b in facts.blocks
               if b.kind == "for" and b.func in chain and b.target and b.line <= call.line]
     for _ in range(_DERIVED_STEPS):
         grown = {n for target, value in binds
