@@ -69,3 +69,66 @@ def test_the_orchestrator_loop_reaches_the_agents_it_creates(tmp_path_factory, a
 
 def test_a_factory_annotated_with_a_container_only_types_nothing(tmp_path_factory):
     assert "pkg/orchestrator.py::Orchestrator.run" not in _loops(tmp_path_factory, "List[BaseAgent]")
+
+
+# An unannotated getter that returns what an annotated factory builds (`def get_chat_model(self):
+# return models.get_chat_model(...)`, whose `-> ChatWrapper` says the class): the caller's local
+# has that class, so the turn loop reaches the wrapper's model call.
+MODELS = '''from litellm import acompletion
+
+
+class ChatWrapper:
+    async def unified_call(self, messages):
+        return await acompletion(model="m", messages=messages)
+
+
+def get_chat_model(name: str) -> ChatWrapper:
+    return ChatWrapper()
+
+
+def get_untyped(name):
+    return name
+'''
+
+AGENT = '''from pkg import models
+
+
+class Agent:
+    def get_chat_model(self):
+        return models.{factory}("m")
+
+    async def call_chat_model(self, messages):
+        model = self.get_chat_model()
+        return await model.unified_call(messages)
+
+    async def monologue(self):
+        while True:
+            reply = await self.call_chat_model([])
+            if reply:
+                break
+'''
+
+RUN = '''import asyncio
+
+from pkg.agent import Agent
+
+
+def main():
+    asyncio.run(Agent().monologue())
+'''
+
+
+def _agent_loops(tmp_path_factory, factory: str):
+    m = modelled(tmp_path_factory, {
+        "pyproject.toml": '[project]\nname = "pkg"\n[project.scripts]\npkg = "pkg.run:main"\n',
+        "pkg/__init__.py": "", "pkg/models.py": MODELS, "pkg/run.py": RUN,
+        "pkg/agent.py": AGENT.replace("{factory}", factory)})
+    return [lp.node for lp in m.model.session.loops if lp.kind == "loop"]
+
+
+def test_an_unannotated_getter_has_the_class_its_factory_is_annotated_to_return(tmp_path_factory):
+    assert _agent_loops(tmp_path_factory, "get_chat_model")[:1] == ["pkg/agent.py::Agent.monologue"]
+
+
+def test_a_getter_whose_factory_says_nothing_types_nothing(tmp_path_factory):
+    assert _agent_loops(tmp_path_factory, "get_untyped") == []

@@ -83,6 +83,24 @@ def test_c3_typed_checked_tools_beat_raw_shell_passthrough(score):
     assert_moves_up(weak, strong)
 
 
+# the weak agent with its shell tool alone: the typed schema is the command string and no more
+_C3_SHELL_ONLY = shapes.weak(
+    agent__tools=shapes.WEAK_TOOLS.split("@tool\ndef http_get")[0],
+    agent__loop=shapes.WEAK_LOOP.replace("from agent.tools import http_get, list_buckets, run_shell",
+                                         "from agent.tools import run_shell").replace(
+        ', "http_get": http_get, "list_buckets": list_buckets', ""))
+
+
+def test_c3_a_typed_schema_around_the_only_tool_a_shell_scopes_nothing(score):
+    """One general-purpose tool taking any command: its schema requires the string and checks
+    nothing it does (L0); typed tools beside it (the weak agent) scope part of the surface (L1)."""
+    only = score(_C3_SHELL_ONLY)["C3"]
+    assert lv(only)[:2] == (0, 0)
+    assert "Every tool of the session takes a raw command string" in \
+        only.assessment.configurations[0].dims["S"].summary
+    assert lv(score(shapes.WEAK)["C3"])[:2] == (1, 1)
+
+
 _URLS = shapes.C3_TOOLS.split("@tool")[0].replace("from agent.registry import tool\n", "")
 _C3_SHARED_CHECK = shapes.weak(
     agent__urls=_URLS, agent__loop=shapes.C3_LOOP, agent__config=shapes.AGENT_CONFIG,

@@ -557,16 +557,17 @@ class _Resolver:
                     return t
         return None
 
-    def ctor_class(self, path: str, value: str | None, cls: str | None = None) -> str | None:
+    def ctor_class(self, path: str, value: str | None, cls: str | None = None,
+                   depth: int = 0) -> str | None:
         """The class a `Foo(...)`/`await Foo.create(...)`-like value instantiates, or the one a
         method it calls is annotated to return (`self.make_executor()` -> PythonExecutor).
-        `a or b` tries each side."""
+        `a or b` tries each side. DEPTH counts unannotated functions followed to what they return."""
         if not value:
             return None
         v = value.strip()
         if " or " in v:
             for part in v.split(" or "):
-                t = self.ctor_class(path, part, cls)
+                t = self.ctor_class(path, part, cls, depth)
                 if t:
                     return t
             return None
@@ -575,7 +576,7 @@ class _Resolver:
         if v.startswith("self.") and cls and v.endswith(")") and "." not in v[5:].split("(")[0]:
             m = self.g.method(f"{path}::{cls}", v[5:].split("(")[0])
             node = self.g.nodes.get(m) if m else None
-            return self._returns_class(node) if node else None
+            return self._returns_class(node, depth) if node else None
         di = _DI_GET.match(v)
         if di:  # `self.injector.get(Planner)`: a dependency-injection container builds a Planner
             return self.symbol(path, di.group(1), want=("class",))
@@ -588,7 +589,7 @@ class _Resolver:
         node = self.g.nodes[nid]
         if node.kind == "class":
             return nid
-        ret = self._returns_class(node)
+        ret = self._returns_class(node, depth)
         if ret:
             return ret
         if node.cls:  # Foo.create(...): a classmethod of Foo returns a Foo
@@ -596,12 +597,26 @@ class _Resolver:
             return cid if cid in self.g.nodes else None
         return None
 
-    def _returns_class(self, node) -> str | None:
+    def _returns_class(self, node, depth: int = 0) -> str | None:
+        """The class NODE is annotated to return; unannotated, the class of what it returns
+        when that is a constructor or another function's result (`def get_model(self): return
+        models.get_chat_model(...)`, whose `-> LiteLLMChatWrapper` types the caller's local),
+        two functions deep at most."""
         facts = self.py.get(node.path)
         if facts is None:
             return None
         d = facts.function(node.qualname)
-        return self.annotation_class(node.path, d.returns) if d is not None and d.returns else None
+        if d is None:
+            return None
+        if d.returns:
+            return self.annotation_class(node.path, d.returns)
+        if depth >= 2:
+            return None
+        for value in facts.return_values.get(node.qualname, ()):
+            t = self.ctor_class(node.path, value, node.cls, depth + 1)
+            if t:
+                return t
+        return None
 
     def collect_aliases(self) -> None:
         """Module-level aliases (`OldName = NewName`) into `top`, for every module before any

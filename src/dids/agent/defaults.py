@@ -167,6 +167,16 @@ class Defaults:
             return _literal(next(iter(vals)))
         return _UNKNOWN
 
+    def attr_default(self, facts: PyFacts, func: str | None, name: str):
+        """The shipped value of `self.ATTR` in FUNC's class, whatever the attribute is named
+        (value() reads only attributes named like switches): its literal or environment
+        default in `__init__`, or the class attribute's; else _UNKNOWN."""
+        d = facts.function(func)
+        parts = name.split(".")
+        if d is None or not d.cls or len(parts) != 2 or parts[0] != "self":
+            return _UNKNOWN
+        return self._self_value(facts, d.cls, parts[1])
+
     def _self_value(self, facts: PyFacts, cls: str, attr: str):
         for a in facts.assigns:
             if a.target != f"self.{attr}" or a.op != "=" or not a.value:
@@ -178,6 +188,9 @@ class Defaults:
             lit = _literal(v)
             if lit is not _UNKNOWN:
                 return lit
+            env = _env_default(v)
+            if env is not _UNKNOWN:
+                return env
             # `self.x = x or "local"`: the first alternative whose default is truthy, else the
             # last one (as Python's `or`); parameters by their default (or the override)
             alts = [t.strip() for t in re.split(r"\s+or\s+", v)]
@@ -419,6 +432,24 @@ def _quote(v: str) -> str:
     if _literal(v) is not _UNKNOWN:
         return v
     return repr(v)
+
+
+_CAST = re.compile(r"^(int|float)\((.+)\)$")
+
+
+def _env_default(text: str):
+    """The shipped value of an environment read, with its cast: `float(os.getenv("LIMIT",
+    "0"))` is 0.0 unless the operator sets LIMIT; an unset read with no default is None."""
+    cast = _CAST.match(text)
+    m = _GETENV.match(cast.group(2).strip() if cast else text)
+    if m is None:
+        return _UNKNOWN
+    if m.group(2) is None:
+        return None
+    lit = _literal(m.group(2))
+    if cast and isinstance(lit, str):
+        lit = _literal(lit)  # "0" read from the environment, then cast
+    return lit
 
 
 def _literal(text: str | None):

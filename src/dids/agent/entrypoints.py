@@ -216,10 +216,14 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-def _script_target(index: RepoIndex, words: list[str], scripts: dict[str, str]) -> str | None:
+def _script_target(index: RepoIndex, words: list[str], scripts: dict[str, str],
+                   depth: int = 0) -> str | None:
     """What a container command that runs one of the repository's shell scripts starts
     (`["/app/wait-for-it.sh", "db:5432", "--", "/app/entrypoint.sh"]`): the process the script
-    `exec`s, else the last command it runs that names a target (setup steps come first)."""
+    `exec`s, else the last command it runs that names a target (setup steps come first). A
+    script that hands over to supervisord starts what the supervisord configuration runs."""
+    if depth > 3:  # scripts that run scripts: a few hops, never a cycle
+        return None
     for w in reversed(words):
         path = _repo_file(index, w) if w.endswith(".sh") else None
         if path is None or index.files[path].size > 64_000:
@@ -227,7 +231,8 @@ def _script_target(index: RepoIndex, words: list[str], scripts: dict[str, str]) 
         found = None
         for line in _shell_lines(index.text(path)):
             for part in re.split(r"\s*(?:&&|;|\|\|)\s*", line):
-                target = _target_of_words(part.split(), scripts)
+                target = _in_repo(index, _target_of_words(part.split(), scripts)) or \
+                    _supervised(index, part.split(), scripts, depth)
                 if target:
                     if part.split()[0] == "exec":
                         return target
@@ -237,14 +242,57 @@ def _script_target(index: RepoIndex, words: list[str], scripts: dict[str, str]) 
     return None
 
 
+def _in_repo(index: RepoIndex, target: str | None) -> str | None:
+    """TARGET, with a Python file named by its path in the image (`/a0/run_ui.py`) taken as
+    the repository file the image copied there."""
+    if target and target.endswith(".py") and target not in index.files:
+        return _repo_file(index, target) or target
+    return target
+
+
+def _supervised(index: RepoIndex, words: list[str], scripts: dict[str, str],
+                depth: int) -> str | None:
+    """What `supervisord -c CONF` starts: the first `[program:...]` whose `command=` runs one
+    of the repository's programs (daemons such as sshd or cron name none)."""
+    names = [w.rsplit("/", 1)[-1] for w in words if not w.startswith("-")]
+    if "supervisord" not in names[:2]:
+        return None
+    conf = next((_repo_file(index, words[i + 1]) for i, w in enumerate(words[:-1])
+                 if w in ("-c", "--configuration")), None)
+    confs = [conf] if conf else sorted(p for p in index.files if p.rsplit("/", 1)[-1]
+                                       == "supervisord.conf" and index.role(p) == "config")
+    for path in confs:
+        if index.files[path].size > 64_000:
+            continue
+        for line in index.text(path).splitlines():
+            m = re.match(r"^\s*command\s*=\s*(.+)$", line)
+            if not m:
+                continue
+            cmd = m.group(1).split()
+            target = _in_repo(index, _target_of_words(cmd, scripts)) or \
+                _script_target(index, cmd, scripts, depth + 1)
+            if target and (not target.endswith(".py") or target in index.files):
+                return target
+    return None
+
+
 def _repo_file(index: RepoIndex, word: str) -> str | None:
     """The repository file a container path names (`/app/entrypoint.sh`, `./run.sh`): the
-    longest trailing part of it that is a file of the tree (the image copies the tree in)."""
+    longest trailing part of it that is a file of the tree (the image copies the tree in), else
+    the one file of the tree that ends with the longest such part (an image built from a folder
+    `COPY ./fs/ /` puts `docker/run/fs/exe/run.sh` at `/exe/run.sh`)."""
     parts = [p for p in word.strip("'\"").split("/") if p and p != "."]
     for i in range(len(parts)):
         cand = "/".join(parts[i:])
         if cand in index.files:
             return cand
+    for i in range(len(parts)):
+        tail = "/" + "/".join(parts[i:])
+        found = [p for p in index.files if p.endswith(tail)]
+        if len(found) == 1:
+            return found[0]
+        if found:  # several files end so: the path names none of them for sure
+            return None
     return None
 
 
@@ -389,7 +437,7 @@ def find(index: RepoIndex, graph: CallGraph) -> EntryPoints:
     if any(e.target == "docker" for e in ep.main) or not ep.main:
         for e in _shipped_variants([d for d in _docker_commands(index) if not offpath_place(d.path)]):
             words = e.name.split(": ", 1)[-1].split()
-            target = _target_of_words(words, script_targets) or \
+            target = _in_repo(index, _target_of_words(words, script_targets)) or \
                 _script_target(index, words, script_targets)
             if target:
                 (ep.main if not any(m.kind in ("console-script", "readme-run") and m.target != "docker"

@@ -40,22 +40,21 @@ def assess(ctx: Context) -> CriterionAssessment:
     interrupts = [x for x in cancel if x.data.get("how") == "interrupt"]
     if not (live_caps or timeouts or cost) and interrupts:
         return _interrupt_only(ctx, interrupts, caps)
-    if live_caps and timeouts and cost:
-        s = 3
-    elif live_caps and timeouts:
-        s = 2
-    elif live_caps or timeouts:
-        s = 1
-    else:
-        s = 0
+    # each kind of ceiling enforced: run caps, timeouts, a spend ceiling (one without the others
+    # is a single ceiling; two are several, but the set is incomplete)
+    s = bool(live_caps) + bool(timeouts) + bool(cost)
     declared_only = caps and not live_caps
     b.set("S", s, {3: "Step/tool-call caps, timeouts and a cost ceiling are enforced in code.",
-                   2: "Step or tool-call caps and timeouts are enforced in code; no cost ceiling.",
+                   2: ("Step or tool-call caps and timeouts are enforced in code; no cost ceiling."
+                       if not cost else "A cost ceiling and "
+                       + ("timeouts" if timeouts else "step or tool-call caps")
+                       + " are enforced in code; no "
+                       + ("step or tool-call cap." if timeouts else "timeout.")),
                    1: "Only one kind of limit is enforced"
                       + (" (caps are declared but never applied)." if declared_only else "."),
                    0: "No enforced step cap, timeout or cost ceiling."}[s],
-          (live_caps[:2] + (optional[:1] if not live_caps else []) + timeouts[:2] + cost[:1])
-          or caps[:2] or [no_search])
+          ((live_caps[:2] or cost[:1]) + timeouts[:2] + (cost[:1] if live_caps else [])
+           + (optional[:1] if not live_caps else [])) or caps[:2] or [no_search])
     c = 2 if ((live_caps or optional) and cmd_timeouts) else (1 if s else 0)
     b.set("C", min(c, s + 1), "Limits bound the agent loop and spawned commands separately; "
           "nothing shows one budget shared by sub-agents and continuations." if c == 2 else
@@ -90,7 +89,7 @@ def assess(ctx: Context) -> CriterionAssessment:
     elif tight and header and not cost:
         bl, btext = 2, (f"Model spend is bounded to about {min(ceilings)} steps per run; "
                         "nothing bounds tokens or cost.")
-    elif optional and not live_caps:
+    elif optional and not live_caps and not cost:
         bl, btext = 1, ("The agent loop has no step ceiling unless one is configured, so spend "
                         "is unbounded; a cancel path stops in-flight work.")
     elif cancel and not settable:

@@ -194,10 +194,15 @@ def assess(ctx: Context) -> CriterionAssessment:
                  if unvalidated else "Every command tool is validated.")
         c_ev = validators[:1] + unvalidated[:2] + raw_url[:1]
     elif raw_exec:
-        s = 1 if len(typed) * 2 >= len(tools) else 0
+        # typed schemas scope something only when some typed tool is not itself a passthrough:
+        # a session whose every tool takes any command is one general-purpose tool
+        scoped = [t for t in typed if t not in raw_exec]
+        s = 1 if scoped and len(typed) * 2 >= len(tools) else 0
         stext = ("Tool arguments are typed, but a command or code tool accepts any command "
-                 "string." if s else "A tool passes a raw command string to a process with no "
-                 "schema or check.")
+                 "string." if s else
+                 "Every tool of the session takes a raw command string; its schema requires "
+                 "the string and checks nothing it does." if typed else
+                 "A tool passes a raw command string to a process with no schema or check.")
         s_ev = raw_exec[:2] + raw_url[:1]
         c = min(1, s)
         ctext = "No tool validates commands, paths or destinations; the schemas only require " \

@@ -91,7 +91,9 @@ def cost(index: RepoIndex):
     """Token or cost ceilings in live code."""
     for facts in index.source_py():
         for a in facts.assigns:
-            if _COST_NAME.search(a.target) and a.value and re.search(r"\d", a.value):
+            # a ceiling of 0 (`float(os.getenv("GLOBAL_COST_LIMIT", "0"))`) is the unset one
+            if _COST_NAME.search(a.target) and a.value and \
+                    any(float(n) for n in re.findall(r"\d+(?:\.\d+)?", a.value)):
                 yield finding("limits.cost", f"{a.target} sets a spend ceiling.", facts.path,
                               a.line)
 
@@ -206,6 +208,12 @@ def loop_caps(index: RepoIndex):
         if got:
             seen.add((lp.path, lp.line))
             value = defaults.value(facts, lp.node.split("::")[1], got[1])
+            if value is _UNKNOWN:
+                value = defaults.attr_default(facts, lp.node.split("::")[1], got[1])
+            if _off_at_zero(b.head, got[1], value):
+                yield _unset_cap(got, value, lp.path, lp.line,
+                                 b.end_line if b.end_line - lp.line < 6 else lp.line, "loop")
+                continue
             if ts and _unset_unbounded(b.head, got[1]) and (value is _UNKNOWN or value is None):
                 # `while (max === undefined || i < max)`: no bound unless someone sets one
                 yield finding("limits.loop_cap", f"The agent loop stops when {got[0]} reaches "
@@ -245,9 +253,31 @@ def loop_caps(index: RepoIndex):
             if got and _LIMIT_WORD.search(got[1]):
                 seen.add((node.path, b.line))
                 value = defaults.value(facts, node.qualname, got[1])
+                if value is _UNKNOWN:
+                    value = defaults.attr_default(facts, node.qualname, got[1])
+                if _off_at_zero(b.head, got[1], value):
+                    yield _unset_cap(got, value, node.path, b.line, b.end_line, "step")
+                    continue
                 yield finding("limits.loop_cap", f"The run stops when {got[0]} reaches {got[1]}.",
                               node.path, b.line, b.end_line, bound=got[1],
                               value=value if isinstance(value, int) else -1, where="step")
+
+
+def _off_at_zero(head: str, bound: str, value) -> bool:
+    """Whether HEAD applies BOUND only when it is set (`0 < self.step_limit <= n`, `if
+    max_steps and step >= max_steps`, `limit is not None and ...`) and BOUND ships unset (0 or
+    None): such a cap binds only once a user configures it."""
+    if value not in (0, None) or isinstance(value, bool):
+        return False
+    b = re.escape(bound)
+    return bool(re.search(rf"(?<![\w.])0\s*<\s*{b}(?![\w.])|(?<![\w.]){b}\s*(>\s*0|>=\s*1|is\s+not\s+None"
+                          rf"|!=\s*0)(?![\w.])|(?<![\w.]){b}\s+and\b", head))
+
+
+def _unset_cap(got, value, path: str, line: int, end: int, where: str):
+    return finding("limits.loop_cap", f"The run stops when {got[0]} reaches {got[1]} only when "
+                   f"{got[1]} is set; it ships as {value!r}, so unset there is no such limit.",
+                   path, line, end, bound=got[1], value=-1, where=where, optional=True)
 
 
 _ROUTE_CALLS = frozenset({"add_conditional_edges"})

@@ -26,14 +26,26 @@ _HOME = re.compile(r"home\(\)|expanduser|~/|user_config_dir|user_data_dir|appdir
 
 @probe("memory.model_write", ("C6",), "Gate model-initiated memory writes and tag their source.")
 def model_write(index: RepoIndex):
-    """Tools through which the model writes long-term memory."""
-    from .tools import _decorated_tools
+    """Tools through which the model writes long-term memory: decorated functions and tool
+    classes (`class MemorySave(Tool)`), by the name the tool is known by."""
+    from .tools import _decorated_tools, _tool_classes
 
+    classes = _tool_classes(index)
     for facts in index.source_py():
         for d, _dec, _ in _decorated_tools(facts):
             if _MEMORY_TOOL.match(d.name):
                 yield finding("memory.model_write", f"Tool {d.name} lets the model write memory.",
                               facts.path, d.line, tool=d.name)
+        for c in facts.classes:
+            if classes.get(f"{facts.path}::{c.qualname}") is False and \
+                    _MEMORY_TOOL.match(_snake(c.name)):  # a concrete tool class, not a base
+                yield finding("memory.model_write", f"Tool class {c.name} lets the model write "
+                              "memory.", facts.path, c.line, tool=c.name)
+
+
+def _snake(name: str) -> str:
+    """`MemorySave` -> `memory_save`: a tool class's name as its snake-case tool names read."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 _EXTRACT = Names(r"extract_?(memor|fact|durable)|(memory|memories)_extract|"
