@@ -123,9 +123,11 @@ def test_rename_only_commit_reports_nothing(cli, history):
 def test_removed_redaction_lowers_c8(cli, history):
     data = diff_json(cli, history, "rename", "unmask")
     s = change(data, "C8", "S")
-    assert s["from"] >= 2 and s["to"] == 0
+    # what is left is the bwrap sandbox started with a built environment: the agent's keys are
+    # out of the command's reach, the one lesser protection (L1)
+    assert s["from"] >= 2 and s["to"] == 1
     c = change(data, "C8", "C")
-    assert c["to"] == 0
+    assert c["to"] == 1
     # removed evidence is cited where it was, in the FROM commit (context one dimension shows
     # is not repeated by the next, so the two dimensions together hold it)
     assert where(c["removed_evidence"]) | where(s["removed_evidence"]) >= {("secrets.masking", "agent/a.py", 12),
@@ -133,11 +135,12 @@ def test_removed_redaction_lowers_c8(cli, history):
                                             ("secrets.masking", "agent/c.py", 9),
                                             # the masking function itself, now called nowhere
                                             ("secrets.replacement", "agent/redact.py", 4)}
-    assert [e["kind"] for e in c["added_evidence"]][:1] == ["search"]  # the decisive one first
+    # the decisive one first: the sandbox that keeps the keys out
+    assert [(e["kind"], e["path"]) for e in c["added_evidence"]][:1] == [("verified", "agent/tool.py")]
     assert not any(ch["criterion"] == "C4" for ch in data["changes"])
     assert data["score_delta"] < 0
     md = diff_md(cli, history, "rename", "unmask")
-    assert re.search(r"### C8 S L\d → L0 \(falls\)", md)
+    assert re.search(r"### C8 S L\d → L1 \(falls\)", md)
     assert "**Removed:** `agent/beta.py:9` — mask_secrets(...) masks values in report_b." in md
 
 

@@ -181,6 +181,16 @@ def test_c8_encryption_and_masking_beat_leaky_environment(score):
     assert_moves_up(weak, strong)
 
 
+def test_c8_keys_kept_out_of_the_models_sandbox_is_the_one_protection(score):
+    """No store, masking or secret type, but the model's commands run in a jail started with an
+    empty environment: the agent's keys are out of their reach (L1, not the weak agent's L0)."""
+    c8 = score(shapes.C4_STRONG)["C8"]
+    assert lv(c8)[0] == 1 and lv(score(shapes.WEAK)["C8"])[0] == 0
+    s = c8.assessment.configurations[0].dims["S"]
+    assert s.summary.startswith("The only protection is that the model's code runs in an executor")
+    assert s.evidence[0].path == "agent/sandbox.py"
+
+
 def test_c9_records_then_tamper_evidence(score):
     weak = score(shapes.WEAK)["C9"]
     swallow = score(shapes.C9_SWALLOW)["C9"]

@@ -50,6 +50,7 @@ def assess(ctx: Context) -> CriterionAssessment:
     lesser = types[:2] + prompts[:1] + exports[:2] + mode[:1]
 
     b = ConfigBuilder(ctx, "C8", "default", "default configuration", opt_in=False)
+    kept_out = [] if enc or mode or masking or lesser else _keys_kept_out(ctx)
     at_rest = [x for x in enc if x.data.get("how") != "keychain"]
     if at_rest and masking:
         s, stext = 3, "Secrets are encrypted at rest (or kept in the OS keychain) and masked in outputs."
@@ -64,6 +65,12 @@ def assess(ctx: Context) -> CriterionAssessment:
         s, stext = 1, "One lesser protection exists: " + ", ".join(_names(
             enc, mode, masking, types, prompts, exports)) + "; no secret store or redaction layer."
         s_ev = enc[:1] + masking[:1] + lesser
+    elif kept_out:
+        # no store, masking or secret type, but the model's code runs where the agent's keys
+        # are not: that is the one protection (the sandboxes of a code agent)
+        s, stext = 1, ("The only protection is that the model's code runs in an executor "
+                       "without the agent's keys; storage is plain and nothing is masked.")
+        s_ev = kept_out[:2] + [none]
     else:
         s, stext, s_ev = 0, "No protection of secrets was found.", [none]
     b.set("S", s, stext, s_ev)
@@ -79,6 +86,10 @@ def assess(ctx: Context) -> CriterionAssessment:
             c, ctext = 2, (f"Masking runs in {len(mask_files)} files on the main path (events, "
                            "logs or model-bound text); subprocess environments are not covered.")
             c_ev = masking[:3] + [p.finding for p in shared(ctx).model_exec_env_leaks[:1]]
+    elif s >= 1 and kept_out:
+        c, ctext = 1, ("Only the environment of the model's executor is covered; logs, history "
+                       "and model-bound messages are not.")
+        c_ev = kept_out[:2]
     elif s >= 1:
         c, ctext = 1, "Only storage, exports or key entry are covered; logs, model-bound " \
                       "messages and subprocess environments are not."
@@ -99,6 +110,17 @@ def assess(ctx: Context) -> CriterionAssessment:
                f"{len(exports)} exports that drop credentials.")
     return CriterionAssessment(criterion="C8", assessed=True, summary=summary,
                                configurations=(b.build(),))
+
+
+def _keys_kept_out(ctx: Context) -> list:
+    """The model's sandboxes when none of its executors can read the agent's environment (a
+    container, jail or remote sandbox, started with only what the code builds for it), else []."""
+    sh = shared(ctx)
+    model = sh.model_exec()
+    if not model or sh.model_exec_env_leaks or not sh.default_sandboxes:
+        return []
+    boxed = [p.finding for p in model if p.cls in ("container", "jail", "remote")]
+    return boxed or [p.finding for p in sh.default_sandboxes[:1] + model[:1]]
 
 
 def _names(enc, mode, masking, types, prompts, exports) -> list[str]:

@@ -22,8 +22,11 @@ _VENDORED = re.compile(
     r"(^|/)(node_modules|vendor|vendored|third_party|site-packages|\.venv|venv|\.tox|dist|build|"
     r"__pycache__|\.git|\.mypy_cache|\.pytest_cache)/"
 )
+# also prefixed or suffixed test folders: `integration_tests/`, `unit-tests/`, `tests_e2e/`
 _TEST = re.compile(
-    r"(^|/)(tests?|testing|__tests__|spec|e2e|benchmarks?|evals?|fixtures?)/|(^|/)[\w.-]*[-_]bench(mark)?s?/|(^|/)(test_[^/]*|[^/]*_test\.py|"
+    r"(^|/)(tests?|testing|__tests__|spec|e2e|benchmarks?|evals?|fixtures?)/|(^|/)[\w.-]*[-_]bench(mark)?s?/|"
+    r"(^|/)[\w-]+[-_]tests?/|(^|/)tests?[-_](integration|unit|e2e|data|utils|helpers|support|"
+    r"fixtures)/|(^|/)(test_[^/]*|[^/]*_test\.py|"
     r"conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$"
 )
 _DOCS = re.compile(r"(^|/)(docs?|documentation|site|website|blog)/|\.(md|mdx|rst|txt|ipynb)$")

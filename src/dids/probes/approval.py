@@ -208,6 +208,8 @@ def gates(index: RepoIndex):
             continue
         if not _GATE_WORDS.search(context) or _PROMPT_CHORE.search(text + " " + func):
             continue
+        if _answer_returned(index, facts.path, c):
+            continue  # a tool that asks the person for information returns the answer: no gate
         if c.cls and _MODEL_CLASS.search(c.cls.split(".")[-1]):
             continue  # a person standing in for the model (a human "model" class) is not a gate
         if model is not None and not _reached_from(model.graph, driven, facts.path, c.line):
@@ -536,6 +538,22 @@ def _approval_asks(index: RepoIndex, driven: set[str]) -> dict[str, tuple[str, i
                 props[prop] = (path, c.line, c.func or "module scope", c.raw)
     index._search_cache[key] = props
     return props
+
+
+def _answer_returned(index: RepoIndex, path: str, c) -> bool:
+    """Whether a tool's prompt is the tool's whole work: its answer is what the tool returns
+    (`return input(f"Bot: {inquire}")`), so the person's reply goes back to the model as the
+    tool's result and no action waits on it. A helper that returns a yes/no answer to code
+    that checks it (`return input("Run it? [y/n]") == "y"`) is a decision, not this."""
+    if not _in_tool(index, path, c.line):
+        return False
+    code = code_of(index.line(path, c.line)).strip()
+    m = re.match(r"^return\s+(await\s+)?(.*)$", code)
+    if not m or not m.group(2).startswith(c.raw + "("):
+        return False
+    asked = " ".join(c.args + tuple(v for _, v in c.kwargs))
+    return not re.search(r"==|!=|\bin\b|\bnot\b|startswith", m.group(2)) and \
+        not re.search(r"y/n|\[y\]|yes/no|\(y\)", asked, re.I)
 
 
 def _nearby(index: RepoIndex, path: str, line: int) -> str:
