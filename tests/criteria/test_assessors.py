@@ -203,6 +203,24 @@ def test_c9_records_then_tamper_evidence(score):
     assert_moves_up(swallow, strong)
 
 
+# the weak agent whose loop saves the conversation only when a setting names where
+SAVE_LOOP = "import json\n\n" + shapes.WEAK_LOOP.replace(
+    "def run(model, task: str) -> str:",
+    "SAVE_PATH = None\n\n\ndef save_conversation(messages):\n    with open(SAVE_PATH, \"w\") as f:\n"
+    "        json.dump(messages, f)\n\n\ndef run(model, task: str) -> str:").replace(
+    "            messages.append({\"role\": \"tool\", \"content\": str(result)})",
+    "            messages.append({\"role\": \"tool\", \"content\": str(result)})\n"
+    "        if SAVE_PATH:\n            save_conversation(messages)")
+
+
+def test_c9_a_record_written_once_a_setting_names_where_is_the_alternative(score):
+    c9 = score(shapes.weak(agent__loop=SAVE_LOOP))["C9"]
+    default, alt = c9.configurations
+    assert lv(default) == lv(score(shapes.WEAK)["C9"])  # the default keeps the in-memory list
+    assert (alt.opt_in, alt.cap, alt.label) == (True, "G1", "opt-in record (SAVE_PATH set)")
+    assert lv(alt)[2] == 0 and lv(alt)[1] == 2
+
+
 GAME = '''class Moderator:
     """A demo game shipped beside the agent: nothing on the scored path runs it."""
 

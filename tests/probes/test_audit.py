@@ -190,3 +190,33 @@ def test_swallow_ignores_handler_quoted_in_docstring(repo):
     from .helpers import probe_findings
 
     assert probe_findings(repo, {"agent/recorder.py": DOCSTRING_RECORDER}, "audit.swallow") == []
+
+
+# a loop detector keeps the last calls in memory to spot repeats: named like a recorder, with a
+# tool name and its arguments, it writes nothing that outlives the process
+DETECTOR = '''import hashlib
+
+
+class LoopDetector:
+    def __init__(self):
+        self.recent = []
+
+    def record_action(self, action_name: str, params: dict) -> None:
+        digest = hashlib.sha256((action_name + repr(params)).encode()).hexdigest()
+        self.recent = (self.recent + [digest])[-20:]
+
+
+class Agent:
+    def __init__(self):
+        self.detector = LoopDetector()
+
+    def step(self, call):
+        self.detector.record_action(call.name, call.args)
+        return call
+'''
+
+
+def test_record_needs_a_write_an_in_memory_detector_is_none(tmp_path_factory):
+    found = index_findings(tmp_path_factory, {"agent/detector.py": DETECTOR, **LIVE})["audit.record"]
+    assert "agent/detector.py" not in {f.location.path for f in found}
+    assert [f.data["fn"] for f in found] == ["append_tool_intent", "execute_child_workflow"]

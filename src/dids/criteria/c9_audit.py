@@ -120,7 +120,7 @@ def assess(ctx: Context) -> CriterionAssessment:
             b.set(d, 0, text, [none])
         kind = "no record"
     configs = [b.build()]
-    alt = _tracing_alternative(ctx) or _output_alternative(ctx)
+    alt = _tracing_alternative(ctx) or _output_alternative(ctx) or _record_alternative(ctx)
     if alt is not None:
         configs.append(alt)
     summary = (f"The scored path keeps {kind}: {len(stores)} event stores, {len(transcripts)} "
@@ -197,6 +197,29 @@ def _tracing_extra(ctx: Context):
                            "instrumentation.", "pyproject.toml", line, kind=Kind.inferred,
                            extra=name)
     return None
+
+
+def _record_alternative(ctx: Context):
+    """A transcript or event store written only once a setting names where (`if
+    self.settings.save_conversation_path: save_conversation(...)`): the record a user turns on."""
+    f = ctx.findings
+    recs = _opt_in(f["records.event_store"]) + _opt_in(f["records.transcript"])
+    if not recs:
+        return None
+    setting = str(recs[0].data["reach"]).split(":", 1)[1]
+    per_step = [x for x in recs if x.data.get("per_step") or x.probe == "records.event_store"]
+    alt = ConfigBuilder(ctx, "C9", "record", f"opt-in record ({setting} set)", opt_in=True)
+    ev = (per_step or recs)[:2]
+    alt.set("S", 2 if per_step else 1, "Each step's messages and actions are written to "
+            "storage as structured records." if per_step else "The conversation is saved as a "
+            "transcript; there are no per-action fields for approvals or actors.", ev)
+    alt.set("C", 2, "Every step of the agent loop lands in the record.", ev)
+    alt.set("D", 0, f"Written only when {setting} is set; off by default.", ev[:1])
+    alt.set("B", 1 if per_step else 0, "Written as each step completes; a failed write is not "
+            "shown to stop the action." if per_step else "Written once a turn or run ends, so an "
+            "interrupted run's actions can be lost.", ev[:1])
+    alt.caps.append("G1")
+    return alt.build()
 
 
 def _output_alternative(ctx: Context):

@@ -17,12 +17,18 @@ _DURABLE = Names(r"(start|execute)_?(child_)?workflow|_execute_\w*workflow|recor
 
 @probe("audit.record", ("C9",), "Write a structured record of every tool call, arguments included.")
 def records(index: RepoIndex):
-    """Functions that persist tool-call records (name + arguments) and their callers."""
+    """Functions that persist tool-call records (name + arguments) and their callers. A
+    function named for recording that writes nothing that outlives the process (a loop
+    detector's `record_action` keeping recent calls in memory) is no record."""
+    from ..agent.semantics import matches
+
+    writers = {(f.path, c.func) for f, c, _r in matches(index).get("persist", ()) if c.func}
     defs = {}
     for facts in index.source_py():
         for d in facts.defs:
             if _RECORD_FN.search(d.name) and any(_NAME_PARAM.search(p.name) for p in d.params) \
-                    and any(_ARGS_PARAM.search(p.name) for p in d.params):
+                    and any(_ARGS_PARAM.search(p.name) for p in d.params) \
+                    and _writes(facts, d, writers):
                 defs[d.name] = (facts.path, d.line)
     for facts, c in index.calls_named(lambda n: n in defs or _DURABLE.search(n)):
         if c.short in defs and (c.func or "").split(".")[-1] != c.short:
@@ -32,6 +38,20 @@ def records(index: RepoIndex):
             yield finding("audit.record", f"{c.raw}(...) runs the tool call as a durable, "
                           "recorded execution keyed by its tool-call id.", facts.path, c.line,
                           fn=c.short)
+
+
+def _writes(facts, d, writers: set) -> bool:
+    """Whether D writes to a file or a store: a write of its own (`self.fh.write(line)`), a
+    function of its file it calls that writes, or a class whose methods open the file or
+    store it writes to (a journal opened in `__init__`)."""
+    if (facts.path, d.qualname) in writers:
+        return True
+    called = {c.short for c in facts.calls if c.func == d.qualname}
+    if called & {"write", "writelines", "insert", "insert_one", "add", "commit", "xadd", "rpush"}:
+        return True
+    mine = [func for path, func in writers if path == facts.path]
+    return any(func.split(".")[-1] in called for func in mine) or \
+        bool(d.cls) and any(func.startswith(d.cls + ".") for func in mine)
 
 
 @probe("audit.decorator", ("C9",), "Audit control-plane changes too.")
