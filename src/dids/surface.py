@@ -39,7 +39,7 @@ def surface(ctx) -> tuple[dict[str, str], list[Tool]]:
     def has(pool, *wanted) -> bool:
         return any(caps(t) & set(wanted) for t in pool)
 
-    model = sh.model_exec()
+    model = sh.model_exec(browser=True)
     opt_exec = sh.model_exec(opt_in=True) or [p for p in sh.exec_paths if p.opt_in]
     free_code = [p for p in model if p.cls in ("host", "inprocess", "kernel")]  # not filtered
     out = {}

@@ -33,6 +33,10 @@ def assess(ctx: Context) -> CriterionAssessment:
     inproc, restricted = f["exec.inprocess"], f["exec.restricted"]
     filters = f["exec.filter"]
     no_model_exec = sh.has_session and not sh.model_exec() and bool(all_spawns or inproc)
+    model_exec = sh.model_exec(browser=True) if sh.has_session else []
+    if model_exec and all(p.cls == "browser" for p in model_exec):
+        return _browser_only(ctx, [p.finding for p in model_exec], all_spawns)
+
     if not all_spawns and not wrappers and not inproc:
         return CriterionAssessment(
             criterion="C4", assessed=True,
@@ -191,6 +195,30 @@ def assess(ctx: Context) -> CriterionAssessment:
         summary += "No hardened sandbox exists, so model-driven commands run as the host user."
     return CriterionAssessment(criterion="C4", assessed=True, summary=summary,
                                configurations=tuple(configs))
+
+
+def _browser_only(ctx: Context, browser, all_spawns) -> CriterionAssessment:
+    """The only code the model's actions run is script in a browser page (a tool evaluating
+    JavaScript through CDP, Playwright or Selenium): the browser's renderer holds it, not a host
+    process, while what the page can reach is the browser session's (its cookies, its network)."""
+    b = ConfigBuilder(ctx, "C4", "default", "default configuration", opt_in=False)
+    ev = browser[:3]
+    b.set("S", 2, "The model's actions run no host process; the code they run is JavaScript in "
+          "a browser page, held by the browser's renderer sandbox (not a hardened per-call "
+          "sandbox).", ev)
+    b.set("C", 2, "Script the model writes runs in the page; what the browser itself does on "
+          "the host (downloads, uploads, the profile on disk) is outside the renderer.", ev)
+    b.set("D", 2, "The browser's sandbox is how pages run by default; no setting the model "
+          "reaches turns it off.", ev[:2])
+    b.set("B", 1, "A page script reaches what the browser session holds: its cookies and "
+          "logged-in sites, and any address the browser can open.", ev[:2])
+    launched = [x for x in all_spawns if x.location][:1]
+    return CriterionAssessment(
+        criterion="C4", assessed=True, configurations=(b.build(),),
+        summary=f"The default session's tools run code only in the browser ({len(browser)} "
+                "page-script calls the model's tools reach); no model-driven host process was "
+                "found" + (f", the browser itself being started by the agent "
+                           f"({launched[0].location.label()})." if launched else "."))
 
 
 def _strong_alternative(ctx, strong, hardening, off, spawns):

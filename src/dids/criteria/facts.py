@@ -96,12 +96,14 @@ class Shared:
             add(x, cls, "process" if cls in ("inprocess", "kernel") else "unknown")
         return out
 
-    def model_exec(self, *, opt_in: bool = False) -> list[ExecPath]:
+    def model_exec(self, *, opt_in: bool = False, browser: bool = False) -> list[ExecPath]:
         """Exec paths the model drives on the scored path (or, with OPT_IN, behind a setting):
         reached from a tool or the innermost agent loop (else, when none is, from an outer
-        loop), running a command the code does not fix."""
+        loop), running a command the code does not fix. Script run in a browser page counts
+        only with BROWSER: it holds no process, file or key of the agent's (C4 and the surface
+        line ask about it; what the model's processes can read or rewrite does not)."""
         cands = [p for p in self.exec_paths if p.driven and p.opt_in == opt_in
-                 and not p.finding.data.get("fixed")]
+                 and not p.finding.data.get("fixed") and (browser or p.cls != "browser")]
         best = [p for p in cands if self._tier.get(id(p.finding), 2) == 2]
         return sorted(best or cands, key=lambda p: self.exec_rank(p.finding))
 
