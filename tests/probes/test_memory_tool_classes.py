@@ -80,3 +80,50 @@ def test_a_concrete_memory_tool_class_writes_memory(tmp_path_factory):
 def test_snake_case_names_of_tool_classes():
     assert [_snake(n) for n in ("MemorySave", "SaveMemory", "HTTPFetch", "Memory2Save")] == [
         "memory_save", "save_memory", "httpfetch", "memory2_save"]
+
+
+# the loop stores each turn (the reply's thoughts and the tool's output) in a vector memory as it
+# runs; a store the loop never reaches (an import script) and a non-store `add_texts` are not it
+HANDLER = '''import json
+
+
+class OutputHandler:
+    def __init__(self, memory, splitter):
+        self.memory = memory
+        self.splitter = splitter
+
+    def add_to_memory(self, reply: str, tool_result: str) -> None:
+        text = json.loads(reply)["thoughts"] + tool_result
+        self.memory.add_texts(self.splitter.split(text), [{}])
+
+    def handle(self, reply: str, tool_result: str) -> str:
+        self.add_to_memory(reply, tool_result)
+        return tool_result
+'''
+
+LOOP_STORE = '''from openai import OpenAI
+
+from agent.handler import OutputHandler
+
+
+def run(task, memory, splitter, docs, labels):
+    handler = OutputHandler(memory, splitter)
+    client = OpenAI()
+    while True:
+        reply = client.chat.completions.create(model="m", messages=[task])
+        handler.handle(reply.choices[0].message.content, "")
+        labels.add_texts(["not a store"])
+
+
+def import_docs(store, docs):
+    store.add_documents(docs)
+'''
+
+MAIN_STORE = "import sys\\n\\nfrom agent.loop import run\\n\\nrun(sys.argv[1], None, None, [], None)\\n"
+
+
+def test_the_loop_storing_each_turn_in_a_vector_memory_is_automatic_extraction(tmp_path_factory):
+    m = modelled(tmp_path_factory, {"agent/__init__.py": "", "agent/__main__.py": MAIN_STORE,
+                                    "agent/handler.py": HANDLER, "agent/loop.py": LOOP_STORE})
+    found = [x for x in m.findings()["memory.extraction"] if x.data.get("how") == "store"]
+    assert at(found) == [("agent/handler.py", line_of(HANDLER, "self.memory.add_texts("))]

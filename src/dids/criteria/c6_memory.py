@@ -23,7 +23,9 @@ def assess(ctx: Context) -> CriterionAssessment:
         s, stext = 0, "The model writes long-term memory that is re-injected into later turns as facts."
         s_ev = writes[:2] + extract[:1] + inject[:1]
     elif model_memory:
-        s, stext = 1, "The model can write memory; how it is presented back was not established."
+        s, stext = 1, ("The model can write memory" if writes else "The agent stores model and "
+                       "tool output in long-term memory as it runs") + \
+            "; how it is presented back was not established."
         s_ev = writes[:2] + extract[:1]
     else:
         s, stext = 2, ("No model-writable long-term memory was found"

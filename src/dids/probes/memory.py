@@ -54,10 +54,29 @@ _EXTRACT = Names(r"extract_?(memor|fact|durable)|(memory|memories)_extract|"
 
 @probe("memory.extraction", ("C6",), "Do not distil memories from untrusted transcripts unreviewed.")
 def extraction(index: RepoIndex):
-    """Automatic memory extraction passes that something calls."""
+    """Automatic memory extraction passes that something calls, and the agent loop storing a
+    turn's text (the model's reply, a tool's output) in its long-term memory store as it goes
+    (`self.memory.add_texts(chunks)` after each step): no model decision, no review."""
     for facts, c in calls_to_defined(index, _EXTRACT):
         yield finding("memory.extraction", f"{c.raw}(...) extracts memories automatically.",
-                              facts.path, c.line)
+                      facts.path, c.line)
+    model = index.agent
+    if model is None or not model.session.loops:
+        return
+    driven, g = model.session.driven, model.graph
+    for facts, c in index.calls_named(_STORE_WRITE):
+        recv = c.raw.rpartition(".")[0]
+        if not _STORE.search(recv) or g.node_at(facts.path, c.line) not in driven:
+            continue
+        yield finding("memory.extraction", f"{c.raw}(...) stores the turn's text in the "
+                      "agent's long-term memory as the loop runs.", facts.path, c.line,
+                      how="store")
+
+
+# what vector and memory stores are written with (LangChain's VectorStore API and its kin)
+_STORE_WRITE = frozenset({"add_texts", "aadd_texts", "add_documents", "aadd_documents",
+                          "insert_text", "insert_documents"})
+_STORE = re.compile(r"memor|vector|store|index|db\b", re.I)
 
 _READ_VERB = Names(r"read|load|get|search|render|format|recall|retrieve|list", re.I)
 _MEMORY = re.compile(r"memor", re.I)
