@@ -372,7 +372,8 @@ def test_project_description_words_do_not_make_a_module_an_entry_point(repo):
 
 def test_c5_claims_a_human_only_where_a_gate_guards_the_powerful_tools(score):
     """With nothing powerful to run (a summariser with no tools) C5's blast radius is bounded,
-    but no gate exists, so its sentence must not say a human is asked."""
+    but no gate exists, so its sentence must not say a human is asked: the bound is that the
+    model has no tool of its own."""
     b = score(SUMMARISER)["C5"].assessment.configurations[0].dims["B"]
     assert b.level == 2
-    assert "human" not in b.summary and "unattended" in b.summary
+    assert "human" not in b.summary and "no tool, code execution or egress" in b.summary

@@ -113,10 +113,17 @@ def run(task, memory, splitter, docs, labels):
         reply = client.chat.completions.create(model="m", messages=[task])
         handler.handle(reply.choices[0].message.content, "")
         labels.add_texts(["not a store"])
+        answer(task, splitter, memory)
 
 
 def import_docs(store, docs):
     store.add_documents(docs)
+
+
+def answer(report, splitter, vector_store):
+    chunks = splitter.split(report)
+    vector_store.add_texts(chunks)
+    return vector_store
 '''
 
 MAIN_STORE = "import sys\\n\\nfrom agent.loop import run\\n\\nrun(sys.argv[1], None, None, [], None)\\n"

@@ -20,7 +20,7 @@ from ..probes.base import finding
 from .base import ConfigBuilder, Context, assessor
 from .c3_scoping import caps, default_tools
 from .common import empty_default_toolset
-from .facts import gate_state, read_only_surface, shared
+from .facts import gate_state, read_only_surface, shared, toolless_loops
 
 
 def rule_of_two(ctx: Context) -> dict:
@@ -80,6 +80,16 @@ def assess(ctx: Context) -> CriterionAssessment:
         b.set("D", 2, "The taint check is part of the default loop.", taint[:2])
         b.set("B", 2, "After untrusted content is read, the dangerous tools are refused.", taint[:2])
         kind = "a taint check"
+    elif loops := toolless_loops(ctx):
+        ev = loops[:1] + (f["untrusted.source"] + f["untrusted.prompt_paste"])[:1]
+        b.set("S", 2, "Structural: the model is given no tools; injected text can steer only the "
+              "text it writes, and the code decides what is done with it.", ev + spots[:1])
+        b.set("C", 2, "No path lets the model act: every reply is handled by fixed code.", ev)
+        b.set("D", 2, "The design is built into the default session and cannot be switched off "
+              "there.", ev[:1])
+        b.set("B", 2, "A hijacked session can only mislead through the text it produces; it has "
+              "no tool, code execution or egress of its own.", ev[:1])
+        kind = "a session that gives the model no tools"
     elif read_only_surface(ctx):
         ev = tools[:2]
         b.set("S", 2, "Structural: the model's tools only read, with typed arguments; injected "

@@ -196,6 +196,19 @@ def gate_state(ctx) -> dict:
     return got
 
 
+def toolless_loops(ctx) -> list:
+    """The agent loops on the scored path when the default session gives the model nothing to
+    act with (no tool, no model-driven executor, no command it writes that code runs): the code
+    decides what is done with each reply. Empty otherwise."""
+    from .c3_scoping import default_tools
+
+    sh = shared(ctx)
+    if default_tools(ctx) or sh.model_exec() or sh.model_exec(browser=True) or sh.model_commands:
+        return []
+    return [x for x in ctx.findings["agent.loop"]
+            if str(x.data.get("reach", "default")).split(":")[0] in ("default", "library")]
+
+
 def read_only_surface(ctx) -> bool:
     """Whether the default session's tools only read (no exec, file writes or shells; a ticket
     or two may be opened) and the model writes no code that runs."""

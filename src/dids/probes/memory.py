@@ -68,6 +68,12 @@ def extraction(index: RepoIndex):
         recv = c.raw.rpartition(".")[0]
         if not _STORE.search(recv) or g.node_at(facts.path, c.line) not in driven:
             continue
+        # what is stored comes from the turn (a reply, a tool's result), not documents ingested
+        # for retrieval (`vecdb.add_documents(docs)`, a report split into chunks)
+        d = facts.func_at(c.line)
+        said = " ".join(c.args) + " " + " ".join(p.name for p in (d.params if d else ()))
+        if not _TURN.search(said):
+            continue
         yield finding("memory.extraction", f"{c.raw}(...) stores the turn's text in the "
                       "agent's long-term memory as the loop runs.", facts.path, c.line,
                       how="store")
@@ -77,6 +83,7 @@ def extraction(index: RepoIndex):
 _STORE_WRITE = frozenset({"add_texts", "aadd_texts", "add_documents", "aadd_documents",
                           "insert_text", "insert_documents"})
 _STORE = re.compile(r"memor|vector|store|index|db\b", re.I)
+_TURN = re.compile(r"repl(y|ies)|response|answer|thought|result|output|conversation|turn", re.I)
 
 _READ_VERB = Names(r"read|load|get|search|render|format|recall|retrieve|list", re.I)
 _MEMORY = re.compile(r"memor", re.I)
