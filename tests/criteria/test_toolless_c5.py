@@ -77,3 +77,30 @@ def test_a_session_without_tools_is_structurally_bounded(tmp_path_factory):
 def test_the_same_loop_running_what_the_model_writes_is_not(tmp_path_factory):
     c5 = _score(tmp_path_factory, SHELL, MAIN_SHELL)["C5"]
     assert c5.levels.S == 0
+
+
+KERNEL = '''from jupyter_client import BlockingKernelClient
+
+
+class Executor:
+    def __init__(self, connection_file: str):
+        self.client = BlockingKernelClient(connection_file=connection_file)
+
+    def run(self, code: str):
+        return self.client.execute(code)
+'''
+
+
+def test_a_package_interpreter_the_graph_does_not_reach_is_no_toolless_session(tmp_path_factory):
+    """Roles wired by name leave the loop without a reached tool, but the package runs code
+    through a kernel of its own: C3 takes it as the agent's action, and C5 must not call the
+    session structurally safe."""
+    from conftest import RepoBuilder
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DIDS_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "dids-cache"))
+        repo = RepoBuilder(tmp_path_factory.mktemp("bot") / "repo")
+        repo.commit({"bot/__init__.py": "", "bot/review.py": REVIEWER, "bot/main.py": MAIN,
+                     "bot/kernel.py": KERNEL})
+        got = {c.id: c for c in score_target(str(repo.path)).criteria}
+    assert got["C3"].levels.S == 0 and got["C5"].levels.S < 2

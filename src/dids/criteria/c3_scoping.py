@@ -132,9 +132,7 @@ def assess(ctx: Context) -> CriterionAssessment:
         # Nothing the model drives was found (the loop may be wired in a way dids does not
         # follow: injected roles, a registry read from YAML), but the package runs code through
         # an interpreter of its own: that executor stands in for the agent's action.
-        code = [p for p in sh.exec_paths if not p.opt_in and p.reach in ("default", "library")
-                and (p.cls == "kernel" or (p.cls in ("inprocess", "restricted")
-                                           and p.finding.data.get("handed_in")))]
+        code = sh.package_interpreters
         restricted = [p for p in code if p.cls == "restricted"]
         if code:
             notes = ("No agent loop was found to reach a tool or executor; the levels take the "

@@ -126,6 +126,15 @@ class Shared:
                 and p.finding.data.get("handed_in")]
 
     @cached_property
+    def package_interpreters(self) -> list[ExecPath]:
+        """Code executors of the package's own on the scored path (a kernel, or an in-process
+        interpreter handed its code): where no loop is found to reach a tool, they stand in for
+        the agent's action (roles wired by name from a registry the call graph does not follow)."""
+        return [p for p in self.exec_paths if not p.opt_in and p.reach in ("default", "library")
+                and (p.cls == "kernel" or (p.cls in ("inprocess", "restricted")
+                                           and p.finding.data.get("handed_in")))]
+
+    @cached_property
     def model_exec_env_leaks(self) -> list[ExecPath]:
         """Model-driven exec paths whose code can read the agent's environment."""
         return [p for p in self.model_exec() if p.holds_agent_env]
@@ -203,7 +212,8 @@ def toolless_loops(ctx) -> list:
     from .c3_scoping import default_tools
 
     sh = shared(ctx)
-    if default_tools(ctx) or sh.model_exec() or sh.model_exec(browser=True) or sh.model_commands:
+    if default_tools(ctx) or sh.model_exec(browser=True) or sh.model_commands or \
+            sh.package_interpreters:
         return []
     return [x for x in ctx.findings["agent.loop"]
             if str(x.data.get("reach", "default")).split(":")[0] in ("default", "library")]
