@@ -4,6 +4,8 @@ options count in live code. Each fires on the live agent and stays silent on nea
 
 from __future__ import annotations
 
+import pytest
+
 from .family import line_of
 from .modelled import at, modelled, modelled_fixtures, with_data
 
@@ -454,3 +456,60 @@ def test_a_record_of_settings_named_after_steps_is_no_transcript(tmp_path_factor
         "pyproject.toml": '[project]\nname = "cli"\n\n[project.scripts]\ncli = "cli.main:main"\n',
         "cli/__init__.py": "", "cli/agent.py": src, "cli/main.py": main})
     assert m.findings()["records.transcript"] == []
+
+
+# the loop logs each tool call through loguru, which the package sends to a log file as well as
+# the terminal: the lines are on disk as each action runs (C9 B1); to the terminal alone, not
+LOGURU = '''import sys
+
+from loguru import logger as _logger
+
+
+def define_log_level(name: str = "run"):
+    _logger.remove()
+    _logger.add(sys.stderr, level="INFO")
+    _logger.add(f"logs/{name}.log", level="DEBUG")
+    return _logger
+
+
+logger = define_log_level()
+'''
+
+LOGGED_LOOP = '''from openai import OpenAI
+
+from agent.logger import logger
+from agent.tools import TOOLS
+
+
+def run(task):
+    client = OpenAI()
+    while True:
+        reply = client.chat.completions.create(model="m", messages=[task])
+        for call in reply.choices[0].message.tool_calls:
+            logger.info(f"Running tool {call.function.name} with args {call.function.arguments}")
+            TOOLS[call.function.name](call.function.arguments)
+'''
+
+TOOL_FILE = "def shell(args):\n    return args\n\n\nTOOLS = {\"shell\": shell}\n"
+LOGGED_MAIN = "import sys\n\nfrom agent.loop import run\n\nrun(sys.argv[1])\n"
+
+
+@pytest.mark.parametrize("to_file", [True, False])
+def test_tool_call_log_lines_sent_to_a_file_are_a_record_flushed_per_action(tmp_path_factory,
+                                                                            to_file):
+    from dids.criteria.base import Context, assess_all
+    from dids.rubric import load_rubric
+
+    logger_py = LOGURU if to_file else LOGURU.replace(
+        '    _logger.add(f"logs/{name}.log", level="DEBUG")\n', "")
+    m = modelled(tmp_path_factory, {"agent/__init__.py": "", "agent/__main__.py": LOGGED_MAIN,
+                                    "agent/logger.py": logger_py, "agent/loop.py": LOGGED_LOOP,
+                                    "agent/tools.py": TOOL_FILE})
+    ctx = Context(index=m.index, findings=m.findings(), rubric=load_rubric())
+    dims = next(a for a in assess_all(ctx) if a.criterion == "C9").configurations[0].dims
+    assert (dims["S"].level, dims["B"].level) == ((1, 1) if to_file else (1, 0))
+    if to_file:
+        first = dims["B"].evidence[0]
+        assert (first.probe, first.start_line) == (
+            "records.log_config", line_of(LOGURU, '_logger.add(f"logs/{name}.log"'))
+        assert "log file" in dims["S"].summary

@@ -102,17 +102,32 @@ def assess(ctx: Context) -> CriterionAssessment:
         kind = "a saved transcript"
     elif steps or console:
         structured = [s for s in steps if s.data.get("structured")]
+        # the tool-call log lines also reach a log file the run configures: a record on disk,
+        # line by line, whose write failures the logging library swallows
+        to_file = [x for x in _default(f["records.log_config"]) if x.data.get("to") == "file"] \
+            if console else []
         s_ev = (structured[:2] + console[:2]) or steps[:2]
         what = ("Each step is kept as a structured record in memory" if structured else
                 "Tool calls are printed to the terminal")
-        b.set("S", 1, f"{what}; nothing is persisted.", s_ev)
+        b.set("S", 1, f"{what}; " + ("tool calls are also logged, as lines, to a log file."
+                                     if to_file else "nothing is persisted."),
+              s_ev + to_file[:1])
         near = [s for s in steps if int(s.data.get("dist", 99) or 99) <= 4] + console[:1]
         b.set("C", 2 if near else 1, "Every step of the agent loop is recorded this way."
               if near else "Only part of the activity is recorded.", (near or s_ev)[:3])
-        b.set("D", 1, "Always on, but held in process memory or on the terminal only.", s_ev[:2])
-        b.set("B", 0, "Nothing is flushed per action: an exit or crash loses the only record.",
-              s_ev[:2])
-        kind = "in-memory step records" if structured else "terminal output"
+        if to_file:
+            b.set("D", 1, "Always on; the log file is written where the run configures it, and "
+                  "the agent's own tools can edit it.", to_file[:1] + console[:1])
+            b.set("B", 1, "Each log line is written as the action runs; a failed write is "
+                  "swallowed by the logging library and the action proceeds.",
+                  to_file[:1] + console[:1])
+        else:
+            b.set("D", 1, "Always on, but held in process memory or on the terminal only.",
+                  s_ev[:2])
+            b.set("B", 0, "Nothing is flushed per action: an exit or crash loses the only "
+                  "record.", s_ev[:2])
+        kind = ("tool-call log lines in a log file" if to_file else
+                "in-memory step records" if structured else "terminal output")
     else:
         for d, text in (("S", "No record of the agent's actions was found."),
                         ("C", "Nothing is recorded."), ("D", "No record to be on by default."),

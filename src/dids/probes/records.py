@@ -303,7 +303,8 @@ def deletes(index: RepoIndex):
 
 
 _LOG_CONFIG = {"logging.basicConfig", "logging.config.dictConfig", "logging.config.fileConfig",
-               "loguru.logger.add"}
+               "loguru.logger.add", "logging.FileHandler", "logging.handlers.RotatingFileHandler",
+               "logging.handlers.TimedRotatingFileHandler", "logging.handlers.WatchedFileHandler"}
 
 
 @probe("records.log_config", ("C9",), "Send the run's log to durable storage, not only the console.")
@@ -312,11 +313,14 @@ def log_config(index: RepoIndex):
     whether log lines of tool calls reach a file or only the terminal."""
     for facts, c in index.calls_where(lambda n: n in _LOG_CONFIG):
         text = " ".join(c.args + tuple(f"{k}={v}" for k, v in c.kwargs))
-        if c.kw("filename") or re.search(r"FileHandler|\.log\b|sink=|filename", text):
-            where = " (to a file)"
+        if c.kw("filename") or c.short.endswith("FileHandler") or \
+                re.search(r"FileHandler|\.(log|txt)\b|sink=|filename", text):
+            where = "file"
         elif re.search(r"StreamHandler|RichHandler|stderr|stdout|console", text, re.I):
-            where = " (to the terminal)"
+            where = "terminal"
         else:
             where = ""
         yield finding("records.log_config", f"{c.raw}(...) configures where the run's log "
-                      f"lines go{where}.", facts.path, c.line, c.end_line, func=c.func or "")
+                      "lines go" + (f" (to {'a file' if where == 'file' else 'the terminal'})."
+                                    if where else "."),
+                      facts.path, c.line, c.end_line, func=c.func or "", to=where)
