@@ -853,3 +853,36 @@ def test_a_closure_sees_its_enclosing_functions_typed_parameters():
     target = "pkg/base.py::Provider.call_model"
     assert target in {dst for dst, _how in edges(g, "pkg/run.py::invoke._call")}
     assert target not in {dst for dst, _how in edges(g, "pkg/run.py::invoke._shadow")}
+
+
+def test_a_chain_of_typed_attributes_reaches_the_method_of_the_last_one():
+    """`self.state.flag.step()`: the tracker's `state` is a State (a constructor in __init__),
+    whose class declares `flag: IterationFlag`; the call reaches IterationFlag.step. A link
+    whose type is unknown stops the chain (no guess)."""
+    g = graph_of({
+        "flags.py": """
+            class IterationFlag:
+                def step(self):
+                    return 1
+
+
+            class State:
+                flag: IterationFlag
+                notes: dict
+            """,
+        "tracker.py": """
+            from flags import State
+
+
+            class Tracker:
+                def __init__(self):
+                    self.state = State()
+
+                def run_flags(self):
+                    self.state.flag.step()
+                    self.state.notes.step()
+            """,
+    })
+    assert ("flags.py::IterationFlag.step", "attr") in edges(g, "tracker.py::Tracker.run_flags")
+    assert {dst for dst, _how in edges(g, "tracker.py::Tracker.run_flags")} == {
+        "flags.py::IterationFlag.step"}

@@ -118,3 +118,56 @@ def test_c10_counts_a_cost_ceiling_and_timeouts_as_several_limits(unset):
     ("load_limit()", _UNKNOWN), ('float(read("LIMIT", "0"))', _UNKNOWN)])
 def test_environment_defaults_with_their_cast(text, value):
     assert _env_default(text) == value
+
+
+# a cap asked through a predicate of the flag's own class (`if self.reached_limit(): raise`,
+# where reached_limit compares the counter with the maximum), and a token budget that trims
+# the prompt inside a step (a length bound, no cap on the run)
+FLAGS = '''from openai import OpenAI
+
+
+class IterationFlag:
+    def __init__(self, max_value: int = 100):
+        self.current_value = 0
+        self.max_value = max_value
+
+    def reached_limit(self) -> bool:
+        self._hit = self.current_value >= self.max_value
+        return self._hit
+
+    def step(self):
+        if self.reached_limit():
+            raise RuntimeError("maximum iteration reached")
+        self.current_value += 1
+
+
+def trim(messages, max_tokens: int = 4000):
+    tail_tokens = 0
+    for m in messages:
+        tail_tokens += len(m)
+        if tail_tokens > max_tokens:
+            return messages[-5:]
+    return messages
+
+
+class Controller:
+    def __init__(self):
+        self.flag = IterationFlag()
+        self.client = OpenAI()
+
+    def run(self, task):
+        while True:
+            self.flag.step()
+            self.client.chat.completions.create(model="m", messages=trim([task]))
+'''
+
+FLAGS_MAIN = "import sys\n\nfrom agent.flags import Controller\n\nController().run(sys.argv[1])\n"
+
+
+def test_a_cap_asked_through_a_predicate_and_no_cap_from_a_token_trim(tmp_path_factory):
+    m = modelled(tmp_path_factory, {"agent/__init__.py": "", "agent/__main__.py": FLAGS_MAIN,
+                                    "agent/flags.py": FLAGS})
+    caps = m.findings()["limits.loop_cap"]
+    assert [(ln, b) for _p, ln, b in with_data(caps, "bound")] == [
+        (line_of(FLAGS, "if self.reached_limit():"), "max_value")]
+    assert "self.current_value reaches max_value" in caps[0].claim

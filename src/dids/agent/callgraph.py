@@ -1016,15 +1016,19 @@ class _Resolver:
                         call = g.method(t, "__call__")
                         return [(call, "attr")] if call else [(t, "attr-class")]
                 return []
-            attr, _, meth = rest.partition(".")
-            if "." in meth:
+            # `self.a.m()`, and a chain of typed attributes (`self.state.flag.step()`, where
+            # the state's class declares `flag: IterationFlag`), a few links long
+            *chain, meth = rest.split(".")
+            if len(chain) > 3:
                 return []
-            for k in g.mro(cls_id):
-                t = self.attr_types.get(k, {}).get(attr)
-                if t:
-                    m = g.method(t, meth) or self._attr_func(t, meth)
-                    return [(m, "attr")] if m else [(t, "attr-class")]
-            return []
+            t = cls_id
+            for attr in chain:
+                t = next((got for k in g.mro(t) for got in [self.attr_types.get(k, {}).get(attr)]
+                          if got), None)
+                if t is None:
+                    return []
+            m = g.method(t, meth) or self._attr_func(t, meth)
+            return [(m, "attr")] if m else [(t, "attr-class")]
         if raw.startswith("super().") and cls_id:
             m = g.method(cls_id, raw[8:], skip_self=True)
             return [(m, "super")] if m else []

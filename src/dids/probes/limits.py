@@ -247,8 +247,10 @@ def loop_caps(index: RepoIndex):
                 continue
             if b.kind != "while" and not set(b.exits) & set("rxb"):
                 continue
-            got = _bound_of(b.head)
-            if got and ts and not _STEP_WORD.search(got[0] + " " + got[1]):
+            got = _bound_of(b.head) or _predicate_bound(facts, node.qualname, b.head)
+            # the counter, its bound and where it counts (`IterationFlag.increase`) say steps
+            said = got[0] + " " + got[1] + ("" if ts else " " + node.qualname) if got else ""
+            if got and not _STEP_WORD.search(said) and (ts or not _SPEND_WORD.search(said)):
                 continue  # a retry, length or depth bound inside a step is not a cap on steps
             if got and _LIMIT_WORD.search(got[1]):
                 seen.add((node.path, b.line))
@@ -261,6 +263,25 @@ def loop_caps(index: RepoIndex):
                 yield finding("limits.loop_cap", f"The run stops when {got[0]} reaches {got[1]}.",
                               node.path, b.line, b.end_line, bound=got[1],
                               value=value if isinstance(value, int) else -1, where="step")
+
+
+_PREDICATE = re.compile(r"^\s*(?:not\s+)?(?:await\s+)?(self\.)?(\w+)\(\s*\)\s*$")
+
+
+def _predicate_bound(facts, qualname: str, head: str):
+    """(counter, bound) of a branch that asks a predicate of its own class or module
+    (`if self.reached_limit(): raise ...`) which compares a counter with a limit
+    (`self._hit_limit = self.current_value >= self.max_value`), or None."""
+    m = _PREDICATE.match(head)
+    if m is None:
+        return None
+    owner = qualname.rpartition(".")[0] if m.group(1) else ""
+    target = f"{owner}.{m.group(2)}" if owner else m.group(2)
+    if facts.function(target) is None:
+        return None
+    values = [a.value for a in facts.assigns if a.scope == target and a.value]
+    values += list(facts.return_values.get(target, ()))
+    return next((got for v in values for got in [_bound_of(v)] if got), None)
 
 
 def _off_at_zero(head: str, bound: str, value) -> bool:
@@ -327,7 +348,9 @@ _RESULT_SIZE = re.compile(r"max_(results?|keys|items|rows|records|lines|chars|ch
                           r"size|count|topics|hits|entries|pages|bytes|depth|width|height|matches|"
                           r"files|documents|docs|events|logs|spans|traces|metrics)$", re.I)
 
-_STEP_WORD = re.compile(r"iter|step|turn|round|tool_?calls?|toolcalls?|loop|cycle", re.I)
+_STEP_WORD = re.compile(r"iter|step|turn|round|tool_?calls?|toolcalls?|loop|cycle|reflect", re.I)
+# what a run spends: a cost or call budget stops the run as a step cap does
+_SPEND_WORD = re.compile(r"cost|spend|budget|price|n_calls|num_calls|call_count|requests", re.I)
 
 
 def _unset_unbounded(head: str, bound: str) -> bool:
