@@ -81,24 +81,19 @@ def assess(ctx: Context) -> CriterionAssessment:
         b.set("B", 2, "After untrusted content is read, the dangerous tools are refused.", taint[:2])
         kind = "a taint check"
     elif loops := toolless_loops(ctx):
-        ev = loops[:1] + (f["untrusted.source"] + f["untrusted.prompt_paste"])[:1]
-        b.set("S", 2, "Structural: the model is given no tools; injected text can steer only the "
-              "text it writes, and the code decides what is done with it.", ev + spots[:1])
-        b.set("C", 2, "No path lets the model act: every reply is handled by fixed code.", ev)
-        b.set("D", 2, "The design is built into the default session and cannot be switched off "
-              "there.", ev[:1])
-        b.set("B", 2, "A hijacked session can only mislead through the text it produces; it has "
-              "no tool, code execution or egress of its own.", ev[:1])
+        _structural(b, loops[:1] + (f["untrusted.source"] + f["untrusted.prompt_paste"])[:1],
+                    spots, "Structural: the model is given no tools; injected text can steer only "
+                    "the text it writes, and the code decides what is done with it.",
+                    "No path lets the model act: every reply is handled by fixed code.",
+                    "A hijacked session can only mislead through the text it produces; it has "
+                    "no tool, code execution or egress of its own.")
         kind = "a session that gives the model no tools"
     elif read_only_surface(ctx):
-        ev = tools[:2]
-        b.set("S", 2, "Structural: the model's tools only read, with typed arguments; injected "
-              "text can steer queries and the report, not actions.", ev + spots[:1])
-        b.set("C", 2, "Every tool of the default session is read-only.", ev)
-        b.set("D", 2, "The design is built into the default session and cannot be switched off "
-              "there.", ev[:1])
-        b.set("B", 2, "A hijacked session has no write, no code execution and no egress to a "
-              "destination of its choice.", ev[:1])
+        _structural(b, tools[:2], spots, "Structural: the model's tools only read, with typed "
+                    "arguments; injected text can steer queries and the report, not actions.",
+                    "Every tool of the default session is read-only.",
+                    "A hijacked session has no write, no code execution and no egress to a "
+                    "destination of its choice.")
         kind = "a read-only tool surface"
     else:
         delims = [s for s in spots if s.data.get("how") == "delimiter"]
@@ -154,6 +149,16 @@ def assess(ctx: Context) -> CriterionAssessment:
 
 
 _EGRESS_TOOL = re.compile(r"fetch|web|http|url|browse|curl|request|download|search_?web", re.I)
+
+
+def _structural(b: ConfigBuilder, ev, spots, stext: str, ctext: str, btext: str) -> None:
+    """L2 on every dimension from the design of the default session (no tools, or tools that
+    only read): EV is what shows it, SPOTS any prompt rules beside it."""
+    b.set("S", 2, stext, ev + spots[:1])
+    b.set("C", 2, ctext, ev)
+    b.set("D", 2, "The design is built into the default session and cannot be switched off "
+          "there.", ev[:1])
+    b.set("B", 2, btext, ev[:1])
 
 
 def _gated_alternative(ctx: Context, opt, exempt=()):
