@@ -207,9 +207,7 @@ def loop_caps(index: RepoIndex):
         got = _bound_of(b.head) if b is not None else None
         if got:
             seen.add((lp.path, lp.line))
-            value = defaults.value(facts, lp.node.split("::")[1], got[1])
-            if value is _UNKNOWN:
-                value = defaults.attr_default(facts, lp.node.split("::")[1], got[1])
+            value = _shipped(defaults, facts, lp.node.split("::")[1], got[1])
             if _off_at_zero(b.head, got[1], value):
                 yield _unset_cap(got, value, lp.path, lp.line,
                                  b.end_line if b.end_line - lp.line < 6 else lp.line, "loop")
@@ -254,15 +252,22 @@ def loop_caps(index: RepoIndex):
                 continue  # a retry, length or depth bound inside a step is not a cap on steps
             if got and _LIMIT_WORD.search(got[1]):
                 seen.add((node.path, b.line))
-                value = defaults.value(facts, node.qualname, got[1])
-                if value is _UNKNOWN:
-                    value = defaults.attr_default(facts, node.qualname, got[1])
+                value = _shipped(defaults, facts, node.qualname, got[1])
                 if _off_at_zero(b.head, got[1], value):
                     yield _unset_cap(got, value, node.path, b.line, b.end_line, "step")
                     continue
                 yield finding("limits.loop_cap", f"The run stops when {got[0]} reaches {got[1]}.",
                               node.path, b.line, b.end_line, bound=got[1],
                               value=value if isinstance(value, int) else -1, where="step")
+
+
+def _shipped(defaults, facts, func: str, bound: str):
+    """The value BOUND ships with: a setting's default, else the literal or environment
+    default `__init__` gives a `self.` attribute of any name (`self.cost_limit = float(...)`)."""
+    from ..agent.defaults import _UNKNOWN
+
+    value = defaults.value(facts, func, bound)
+    return defaults.attr_default(facts, func, bound) if value is _UNKNOWN else value
 
 
 _PREDICATE = re.compile(r"^\s*(?:not\s+)?(?:await\s+)?(self\.)?(\w+)\(\s*\)\s*$")
